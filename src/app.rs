@@ -1,0 +1,126 @@
+//! Builds the application: database (given or private cluster), migrations, services, the
+//! HTTP server. `Application::build(settings)` binds (port 0 in tests) and exposes `port()`.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, web};
+use anyhow::Context;
+use utoipa_actix_web::AppExt;
+
+use crate::auth::Jwt;
+use crate::config::{Settings, redact_url};
+use crate::http;
+use crate::rules::Registry;
+use crate::service::Services;
+use crate::store::{self, cluster::Cluster};
+
+/// Where the database comes from.
+pub enum Database {
+    /// `DATABASE_URL`.
+    External(String),
+    /// A private cluster under the data dir, stopped on shutdown.
+    Private(Cluster),
+}
+
+impl Database {
+    /// The configured database, or a private cluster started under `<data-dir>/pg`.
+    pub fn open(settings: &Settings) -> anyhow::Result<Database> {
+        match &settings.database_url {
+            Some(url) => Ok(Database::External(url.clone())),
+            None => {
+                let dir = settings.data_dir.join("pg");
+                let cluster = Cluster::start(&dir).with_context(|| {
+                    format!(
+                        "starting the private PostgreSQL cluster in {}",
+                        dir.display()
+                    )
+                })?;
+                Ok(Database::Private(cluster))
+            }
+        }
+    }
+
+    pub fn url(&self) -> String {
+        match self {
+            Database::External(url) => url.clone(),
+            Database::Private(cluster) => cluster.url("postgres"),
+        }
+    }
+
+    /// Stops a private cluster (nothing to do for an external database).
+    pub fn close(&mut self) {
+        if let Database::Private(cluster) = self
+            && let Err(e) = cluster.stop()
+        {
+            tracing::warn!(error = %e, "stopping the private PostgreSQL cluster");
+        }
+    }
+}
+
+/// The services over a database: pool, migrations, rules, token keys.
+pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result<Services> {
+    if settings.migrate {
+        store::migrate(database_url).await?;
+    }
+    let pool = store::pool(database_url, settings.db_pool_size)?;
+    std::fs::create_dir_all(&settings.data_dir)
+        .with_context(|| format!("creating {}", settings.data_dir.display()))?;
+    Ok(Services {
+        pool,
+        rules: Arc::new(Registry::standard()),
+        jwt: Jwt::new(&settings.jwt_key()?, settings.jwt_ttl_secs),
+    })
+}
+
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Binds `settings.addr` and builds the server over `database_url`.
+    pub async fn build(settings: &Settings, database_url: &str) -> anyhow::Result<Application> {
+        let services = services(settings, database_url).await?;
+        let listener = TcpListener::bind(settings.addr)
+            .with_context(|| format!("binding {}", settings.addr))?;
+        let port = listener.local_addr()?.port();
+        tracing::info!(addr = %listener.local_addr()?, database = %redact_url(database_url), "serving");
+        let server = server(listener, services, settings.body_limit)?;
+        Ok(Application { port, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until the server is stopped (Ctrl-C / SIGTERM stop it gracefully).
+    pub async fn run(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+fn server(listener: TcpListener, services: Services, body_limit: usize) -> anyhow::Result<Server> {
+    let data = web::Data::new(services);
+    let server = HttpServer::new(move || {
+        let (app, api) = http::routes(
+            App::new()
+                .wrap(http::problem_errors())
+                .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("turnpost::http"))
+                .app_data(data.clone())
+                .app_data(http::json_config(body_limit))
+                .app_data(http::path_config())
+                .app_data(http::query_config())
+                .app_data(web::PayloadConfig::new(body_limit))
+                .into_utoipa_app()
+                .openapi(http::api_doc()),
+        )
+        .split_for_parts();
+        app.service(http::swagger_ui(api))
+            .route("/docs", web::get().to(http::docs_redirect))
+    })
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

@@ -1,0 +1,252 @@
+//! Typed settings: defaults < `turnpost.toml` < `TURNPOST_*` environment < command line.
+//! Secrets are never logged: `Settings`' `Debug` hides them.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATA_DIR: &str = ".turnpost";
+
+#[derive(Clone)]
+pub struct Settings {
+    /// Where the HTTP server listens (`TURNPOST_ADDR`); port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// Private cluster, mail files and generated secrets live here (`TURNPOST_DATA_DIR`).
+    pub data_dir: PathBuf,
+    /// PostgreSQL to use (`DATABASE_URL`); without it a private cluster under the data dir.
+    pub database_url: Option<String>,
+    /// Connections in the pool (`TURNPOST_DB_POOL_SIZE`).
+    pub db_pool_size: usize,
+    /// HMAC key for JWTs (`TURNPOST_JWT_SECRET`); generated and kept in the data dir if unset.
+    pub jwt_secret: Option<String>,
+    /// Lifetime of a login token in seconds (`TURNPOST_JWT_TTL_SECS`).
+    pub jwt_ttl_secs: i64,
+    /// Largest accepted request body in bytes (`TURNPOST_BODY_LIMIT`).
+    pub body_limit: usize,
+    /// The service's public address, for links (`TURNPOST_PUBLIC_URL`).
+    pub public_url: Option<String>,
+    /// Run database migrations at start (`TURNPOST_MIGRATE`, default true).
+    pub migrate: bool,
+}
+
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("addr", &self.addr)
+            .field("data_dir", &self.data_dir)
+            .field(
+                "database_url",
+                &self.database_url.as_ref().map(|u| redact_url(u)),
+            )
+            .field("db_pool_size", &self.db_pool_size)
+            .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<hidden>"))
+            .field("jwt_ttl_secs", &self.jwt_ttl_secs)
+            .field("body_limit", &self.body_limit)
+            .field("public_url", &self.public_url)
+            .field("migrate", &self.migrate)
+            .finish()
+    }
+}
+
+/// A database URL without its password.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{}@{}", &url[..scheme + 3], user, &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            database_url: None,
+            db_pool_size: 16,
+            jwt_secret: None,
+            jwt_ttl_secs: 7 * 24 * 3600,
+            body_limit: 64 * 1024,
+            public_url: None,
+            migrate: true,
+        }
+    }
+}
+
+/// `turnpost.toml`: every key optional, same names as the fields of [`Settings`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSettings {
+    addr: Option<SocketAddr>,
+    data_dir: Option<PathBuf>,
+    database_url: Option<String>,
+    db_pool_size: Option<usize>,
+    jwt_secret: Option<String>,
+    jwt_ttl_secs: Option<i64>,
+    body_limit: Option<usize>,
+    public_url: Option<String>,
+    migrate: Option<bool>,
+}
+
+impl Settings {
+    /// Loads `config_file` (if it exists), then the environment.
+    pub fn load(config_file: Option<&Path>) -> anyhow::Result<Settings> {
+        let mut s = Settings::default();
+        let path = config_file.unwrap_or(Path::new("turnpost.toml"));
+        if path.exists() {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let file: FileSettings =
+                toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+            s.apply_file(file);
+        } else if config_file.is_some() {
+            bail!("config file {} does not exist", path.display());
+        }
+        s.apply_env(|k| std::env::var(k).ok())?;
+        Ok(s)
+    }
+
+    fn apply_file(&mut self, f: FileSettings) {
+        if let Some(v) = f.addr {
+            self.addr = v;
+        }
+        if let Some(v) = f.data_dir {
+            self.data_dir = v;
+        }
+        if f.database_url.is_some() {
+            self.database_url = f.database_url;
+        }
+        if let Some(v) = f.db_pool_size {
+            self.db_pool_size = v;
+        }
+        if f.jwt_secret.is_some() {
+            self.jwt_secret = f.jwt_secret;
+        }
+        if let Some(v) = f.jwt_ttl_secs {
+            self.jwt_ttl_secs = v;
+        }
+        if let Some(v) = f.body_limit {
+            self.body_limit = v;
+        }
+        if f.public_url.is_some() {
+            self.public_url = f.public_url;
+        }
+        if let Some(v) = f.migrate {
+            self.migrate = v;
+        }
+    }
+
+    fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+        fn parse<T: std::str::FromStr>(name: &str, v: String) -> anyhow::Result<T>
+        where
+            T::Err: fmt::Display,
+        {
+            v.parse::<T>()
+                .map_err(|e| anyhow::anyhow!("{name}={v:?} is not valid: {e}"))
+        }
+        if let Some(v) = var("TURNPOST_ADDR") {
+            self.addr = parse("TURNPOST_ADDR", v)?;
+        }
+        if let Some(v) = var("TURNPOST_DATA_DIR") {
+            self.data_dir = PathBuf::from(v);
+        }
+        if let Some(v) = var("DATABASE_URL").filter(|v| !v.is_empty()) {
+            self.database_url = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_DB_POOL_SIZE") {
+            self.db_pool_size = parse("TURNPOST_DB_POOL_SIZE", v)?;
+        }
+        if let Some(v) = var("TURNPOST_JWT_SECRET").filter(|v| !v.is_empty()) {
+            self.jwt_secret = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_JWT_TTL_SECS") {
+            self.jwt_ttl_secs = parse("TURNPOST_JWT_TTL_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_BODY_LIMIT") {
+            self.body_limit = parse("TURNPOST_BODY_LIMIT", v)?;
+        }
+        if let Some(v) = var("TURNPOST_PUBLIC_URL") {
+            self.public_url = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_MIGRATE") {
+            self.migrate = parse("TURNPOST_MIGRATE", v)?;
+        }
+        Ok(())
+    }
+
+    /// The JWT key: configured, or generated once and kept in `<data-dir>/jwt-secret`.
+    pub fn jwt_key(&self) -> anyhow::Result<Vec<u8>> {
+        if let Some(secret) = &self.jwt_secret {
+            return Ok(secret.as_bytes().to_vec());
+        }
+        let path = self.data_dir.join("jwt-secret");
+        if let Ok(existing) = std::fs::read_to_string(&path) {
+            let existing = existing.trim();
+            if existing.len() >= 32 {
+                return Ok(existing.as_bytes().to_vec());
+            }
+        }
+        std::fs::create_dir_all(&self.data_dir)
+            .with_context(|| format!("creating {}", self.data_dir.display()))?;
+        let secret = hex::encode(rand::random::<[u8; 32]>());
+        write_private(&path, &secret)?;
+        Ok(secret.into_bytes())
+    }
+}
+
+/// Writes a file readable by its owner only.
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    f.write_all(contents.as_bytes())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_overrides_defaults_and_bad_values_are_named() {
+        let mut s = Settings::default();
+        s.apply_env(|k| match k {
+            "TURNPOST_ADDR" => Some("127.0.0.1:0".into()),
+            "TURNPOST_DB_POOL_SIZE" => Some("3".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(s.addr.port(), 0);
+        assert_eq!(s.db_pool_size, 3);
+        let err = s
+            .apply_env(|k| (k == "TURNPOST_BODY_LIMIT").then(|| "lots".into()))
+            .unwrap_err();
+        assert!(err.to_string().contains("TURNPOST_BODY_LIMIT"));
+    }
+
+    #[test]
+    fn debug_output_hides_secrets() {
+        let s = Settings {
+            jwt_secret: Some("hunter2-very-secret".into()),
+            database_url: Some("postgres://app:pa55word@db:5432/turnpost".into()),
+            ..Settings::default()
+        };
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("hunter2"));
+        assert!(!shown.contains("pa55word"));
+        assert!(shown.contains("postgres://app@db:5432/turnpost"));
+    }
+}

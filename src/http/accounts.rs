@@ -1,0 +1,82 @@
+//! `/v1/auth`: register and log in.
+
+use actix_web::{HttpResponse, post, web};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::problem::{ApiError, Problem};
+use crate::service::views::UserView;
+use crate::service::{Services, users};
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterRequest {
+    pub email: String,
+    /// 8 to 1024 characters.
+    pub password: String,
+    /// 1 to 64 characters, shown to other players.
+    pub display_name: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RegisterResponse {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+    pub user: UserView,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TokenResponse {
+    /// A bearer token: send `Authorization: Bearer <token>`.
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Create an account and get a token.
+#[utoipa::path(
+    tag = "auth",
+    request_body = RegisterRequest,
+    responses(
+        (status = 201, description = "Registered", body = RegisterResponse),
+        (status = 409, description = "Email already registered", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid email, password or name", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/register")]
+pub async fn register(
+    svc: web::Data<Services>,
+    body: web::Json<RegisterRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = users::register(&svc, &body.email, &body.password, &body.display_name).await?;
+    Ok(HttpResponse::Created().json(RegisterResponse {
+        token: r.token,
+        expires_at: r.expires_at,
+        user: r.user,
+    }))
+}
+
+/// Exchange email and password for a token.
+#[utoipa::path(
+    tag = "auth",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Logged in", body = TokenResponse),
+        (status = 401, description = "Wrong email or password", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/login")]
+pub async fn login(
+    svc: web::Data<Services>,
+    body: web::Json<LoginRequest>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let (token, expires_at) = users::login(&svc, &body.email, &body.password).await?;
+    Ok(web::Json(TokenResponse { token, expires_at }))
+}

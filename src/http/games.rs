@@ -1,0 +1,261 @@
+//! `/v1/games`: create, join, read, act, and read the log.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::auth::AuthUser;
+use super::problem::{ApiError, Problem};
+use crate::service::submit::{self, Idempotency};
+use crate::service::views::{EventPage, GameList, GameView, StateView, SubmitResult};
+use crate::service::{Services, games};
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// A ruleset id from `GET /v1/rulesets`.
+    pub ruleset: String,
+    /// Number of seats, within the ruleset's range.
+    pub seats: i64,
+    /// The ruleset's options; omitted or `null` for the defaults.
+    #[serde(default)]
+    pub options: Value,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGame {
+    /// The seat to take; the lowest free seat when omitted.
+    #[serde(default)]
+    pub seat: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitActions {
+    /// The version the client saw; 409 if the game has moved on.
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+    /// Actions, each exactly as listed in `legal_actions`; applied in order, all or nothing.
+    pub actions: Vec<Value>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// The `next` of the previous page.
+    pub cursor: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// Entries with `seq` greater than this (default 0).
+    pub after: Option<i64>,
+    /// Page size, 1 to 1000 (default 100).
+    pub limit: Option<i64>,
+}
+
+fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
+    match limit {
+        None => Ok(default),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "limit must be between 1 and {max}"
+        ))),
+    }
+}
+
+fn etag(version: i64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Create a game; the caller takes seat 0.
+#[utoipa::path(
+    tag = "games",
+    request_body = CreateGame,
+    responses(
+        (status = 201, description = "Created", body = GameView),
+        (status = 422, description = "Unknown ruleset, bad options or seat count", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games")]
+pub async fn create(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    body: web::Json<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
+    let game = games::create(&svc, user.id, &body.ruleset, body.seats, &body.options).await?;
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/v1/games/{}", game.id)))
+        .insert_header(etag(game.version))
+        .json(game))
+}
+
+/// Open games, oldest first.
+#[utoipa::path(tag = "games", params(ListQuery), responses((status = 200, body = GameList)), security(("bearer" = [])))]
+#[get("/games")]
+pub async fn list(
+    svc: web::Data<Services>,
+    _user: AuthUser,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<GameList>, ApiError> {
+    let limit = clamp_limit(query.limit, 50, 200)?;
+    Ok(web::Json(
+        games::list_open(&svc, query.cursor.as_deref(), limit).await?,
+    ))
+}
+
+/// Take a seat. The game starts by itself when the last seat is taken.
+#[utoipa::path(
+    tag = "games",
+    request_body(content = JoinGame, description = "Optional; `{}` takes the lowest free seat"),
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "Seated", body = GameView),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Seat taken, already seated, or game not open", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/join")]
+pub async fn join(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    id: web::Path<Uuid>,
+    body: Option<web::Json<JoinGame>>,
+) -> Result<HttpResponse, ApiError> {
+    let seat = body.and_then(|b| b.into_inner().seat);
+    let game = games::join(&svc, user.id, id.into_inner(), seat).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(game.version))
+        .json(game))
+}
+
+/// A game's public record.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses((status = 200, body = GameView), (status = 404, body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}")]
+pub async fn get(
+    svc: web::Data<Services>,
+    _user: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let game = games::get(&svc, id.into_inner()).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(game.version))
+        .json(game))
+}
+
+/// The caller's view of the game and, when it is their decision, the legal actions.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses((status = 200, body = StateView), (status = 404, body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/state")]
+pub async fn state(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let state = games::state(&svc, user.id, id.into_inner()).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(state.version))
+        .json(state))
+}
+
+/// Submit actions, applied atomically. Honours `Idempotency-Key`.
+#[utoipa::path(
+    tag = "games",
+    request_body = SubmitActions,
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Retries with the same key and body return the first response; another body is 422"),
+    ),
+    responses(
+        (status = 200, description = "Applied", body = SubmitResult),
+        (status = 403, description = "Not a player, or not the caller's decision", body = Problem, content_type = "application/problem+json"),
+        (status = 404, body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Stale expected_version, or game not active", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An illegal action (with its index and the rule's reason), or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/actions")]
+pub async fn actions(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    body: web::Json<SubmitActions>,
+) -> Result<web::Json<SubmitResult>, ApiError> {
+    let idempotency = idempotency_key(&req, &body)?;
+    let result = submit::submit(
+        &svc,
+        user.id,
+        id.into_inner(),
+        body.expected_version,
+        &body.actions,
+        idempotency.as_ref(),
+    )
+    .await?;
+    Ok(web::Json(result))
+}
+
+fn idempotency_key(
+    req: &HttpRequest,
+    body: &SubmitActions,
+) -> Result<Option<Idempotency>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && k.len() <= 255)
+        .ok_or_else(|| {
+            ApiError::bad_request("Idempotency-Key must be 1 to 255 visible ASCII characters")
+        })?;
+    // The parsed body, re-serialised: the same request in other whitespace is the same request.
+    let canonical = serde_json::to_vec(body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok(Some(Idempotency::new(
+        key.to_owned(),
+        "POST",
+        req.path(),
+        &canonical,
+    )))
+}
+
+/// The game's log, redacted for the caller.
+#[utoipa::path(
+    tag = "games",
+    params(("id" = Uuid, Path, description = "Game id"), EventsQuery),
+    responses((status = 200, body = EventPage), (status = 404, body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/events")]
+pub async fn events(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    id: web::Path<Uuid>,
+    query: web::Query<EventsQuery>,
+) -> Result<web::Json<EventPage>, ApiError> {
+    let limit = clamp_limit(query.limit, 100, 1000)?;
+    let after = query.after.unwrap_or(0);
+    Ok(web::Json(
+        games::events(&svc, user.id, id.into_inner(), after, limit).await?,
+    ))
+}

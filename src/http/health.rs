@@ -1,0 +1,59 @@
+//! Liveness and readiness.
+
+use actix_web::{HttpResponse, get, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::service::Services;
+use crate::store;
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    pub status: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Readiness {
+    /// `ok` or `unavailable`.
+    pub status: String,
+    pub database: bool,
+    /// Mail waiting to be sent.
+    pub outbox_pending: Option<i64>,
+    /// Mail parked after too many failed attempts.
+    pub outbox_failed: Option<i64>,
+}
+
+/// The process is up.
+#[utoipa::path(tag = "health", responses((status = 200, body = Health)))]
+#[get("/healthz")]
+pub async fn healthz() -> web::Json<Health> {
+    web::Json(Health {
+        status: "ok".into(),
+    })
+}
+
+/// The process can serve: the database answers.
+#[utoipa::path(tag = "health", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
+#[get("/readyz")]
+pub async fn readyz(svc: web::Data<Services>) -> HttpResponse {
+    let counts = match svc.conn().await {
+        Ok(mut conn) => store::outbox::counts(&mut conn).await.ok(),
+        Err(_) => None,
+    };
+    let ready = Readiness {
+        status: if counts.is_some() {
+            "ok"
+        } else {
+            "unavailable"
+        }
+        .into(),
+        database: counts.is_some(),
+        outbox_pending: counts.map(|c| c.0),
+        outbox_failed: counts.map(|c| c.1),
+    };
+    if counts.is_some() {
+        HttpResponse::Ok().json(ready)
+    } else {
+        HttpResponse::ServiceUnavailable().json(ready)
+    }
+}

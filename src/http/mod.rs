@@ -1,0 +1,195 @@
+//! The REST API: actix handlers, one file per resource. Handlers call `service`, never the
+//! store. Every error leaves as `application/problem+json`.
+
+pub mod accounts;
+pub mod auth;
+pub mod games;
+pub mod health;
+pub mod me;
+pub mod problem;
+pub mod rulesets;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::ServiceResponse;
+use actix_web::http::StatusCode;
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::{AppExt, scope};
+use utoipa_swagger_ui::SwaggerUi;
+
+use problem::ApiError;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Turnpost API",
+        description = "Play-by-email turn service for asynchronous board games. Errors are `application/problem+json` (RFC 9457) with a stable `type`.",
+        version = "1"
+    ),
+    components(schemas(problem::Problem)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "auth", description = "Accounts and tokens"),
+        (name = "games", description = "Games, their state, actions and logs"),
+        (name = "me", description = "The caller's account and games"),
+        (name = "health", description = "Liveness and readiness"),
+    )
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Registers every route on a `UtoipaApp`, collecting the OpenAPI document as it goes.
+pub fn routes<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
+where
+    T: actix_web::dev::ServiceFactory<
+            actix_web::dev::ServiceRequest,
+            Config = (),
+            Error = actix_web::Error,
+            InitError = (),
+        >,
+{
+    app.service(health::healthz)
+        .service(health::readyz)
+        .service(
+            scope::scope("/v1")
+                .service(accounts::register)
+                .service(accounts::login)
+                .service(rulesets::list)
+                .service(games::create)
+                .service(games::list)
+                .service(games::join)
+                .service(games::get)
+                .service(games::state)
+                .service(games::actions)
+                .service(games::events)
+                .service(me::me)
+                .service(me::my_games)
+                .service(me::my_turns),
+        )
+}
+
+/// The document's fixed parts (info, security scheme, tags); `routes` adds the paths.
+pub fn api_doc() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The OpenAPI document, as served at `/openapi.json` and checked in as `openapi/openapi.yaml`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, api) = routes(App::new().into_utoipa_app().openapi(api_doc())).split_for_parts();
+    api
+}
+
+/// The OpenAPI document as YAML.
+pub fn openapi_yaml() -> anyhow::Result<String> {
+    Ok(openapi().to_yaml()?)
+}
+
+/// Swagger UI at `/docs/`, reading the document at `/openapi.json`.
+pub fn swagger_ui(api: utoipa::openapi::OpenApi) -> SwaggerUi {
+    SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", api)
+}
+
+/// `/docs` → `/docs/`.
+pub async fn docs_redirect() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header((actix_web::http::header::LOCATION, "/docs/"))
+        .finish()
+}
+
+/// Error handlers for path and query extraction: problem+json, 400.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|e, _| ApiError::bad_request(e.to_string()).into())
+}
+
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|e, _| ApiError::bad_request(e.to_string()).into())
+}
+
+/// JSON bodies: at most `limit` bytes; every failure a problem.
+pub fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(move |err, _req: &HttpRequest| {
+            use actix_web::error::JsonPayloadError as J;
+            let api = match &err {
+                J::OverflowKnownLength { .. } | J::Overflow { .. } => ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload-too-large",
+                    "Payload too large",
+                    format!("the body is over the limit of {limit} bytes"),
+                ),
+                J::ContentType => ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "Unsupported media type",
+                    "send the body as application/json",
+                ),
+                J::Deserialize(e) => {
+                    ApiError::bad_request(format!("the JSON body is not valid here: {e}"))
+                }
+                other => ApiError::bad_request(other.to_string()),
+            };
+            api.into()
+        })
+}
+
+/// Turns every bare error response (404 of an unknown route, 405, a framework 4xx) into
+/// problem+json, so clients only ever see one error format.
+pub fn problem_errors<B: MessageBody + 'static>() -> ErrorHandlers<B> {
+    ErrorHandlers::new().default_handler(|res: ServiceResponse<B>| {
+        let is_problem = res
+            .response()
+            .headers()
+            .get(actix_web::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/problem+json"));
+        if is_problem {
+            return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+        }
+        let status = res.status();
+        let api = match status {
+            StatusCode::NOT_FOUND => ApiError::not_found("no such resource"),
+            StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+                status,
+                "method-not-allowed",
+                "Method not allowed",
+                "this resource does not accept that method",
+            ),
+            s if s.is_client_error() => ApiError::new(
+                s,
+                "bad-request",
+                "Bad request",
+                s.canonical_reason().unwrap_or("bad request"),
+            ),
+            s => ApiError::new(
+                s,
+                "internal",
+                "Internal error",
+                "something went wrong on our side; it has been logged",
+            ),
+        };
+        let (req, _) = res.into_parts();
+        let response: HttpResponse<BoxBody> = api.error_response();
+        Ok(ErrorHandlerResponse::Response(
+            ServiceResponse::new(req, response).map_into_right_body(),
+        ))
+    })
+}

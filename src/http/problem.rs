@@ -1,0 +1,221 @@
+//! Errors as `application/problem+json` (RFC 9457) with a stable `type` per kind of problem.
+//! The cause chain of unexpected errors is logged, never shown to the client.
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
+use actix_web::{HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::service::ServiceError;
+
+/// Base of every problem `type`; the last segment names the problem.
+pub const PROBLEM_BASE: &str = "https://turnpost.dev/problems/";
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Problem {
+    /// Stable identifier of the kind of problem, e.g. `https://turnpost.dev/problems/version-conflict`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// What went wrong with this request, for a person.
+    pub detail: String,
+    /// For `version-conflict`: the game's current version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+    /// For `illegal-action`: the index of the refused action in `actions`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_index: Option<usize>,
+}
+
+/// An error on its way to the client.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub detail: String,
+    pub current_version: Option<i64>,
+    pub action_index: Option<usize>,
+}
+
+impl ApiError {
+    pub fn new(
+        status: StatusCode,
+        slug: &'static str,
+        title: &'static str,
+        detail: impl Into<String>,
+    ) -> Self {
+        ApiError {
+            status,
+            slug,
+            title,
+            detail: detail.into(),
+            current_version: None,
+            action_index: None,
+        }
+    }
+
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-request",
+            "Malformed request",
+            detail,
+        )
+    }
+
+    pub fn unauthorized(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "Authentication required",
+            detail,
+        )
+    }
+
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not-found", "Not found", detail)
+    }
+
+    pub fn problem(&self) -> Problem {
+        Problem {
+            kind: format!("{PROBLEM_BASE}{}", self.slug),
+            title: self.title.into(),
+            status: self.status.as_u16(),
+            detail: self.detail.clone(),
+            current_version: self.current_version,
+            action_index: self.action_index,
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.slug, self.detail)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".into());
+        HttpResponse::build(self.status)
+            .insert_header(ContentType(
+                "application/problem+json".parse().unwrap_or(mime_json()),
+            ))
+            .body(body)
+    }
+}
+
+fn mime_json() -> actix_web::mime::Mime {
+    actix_web::mime::APPLICATION_JSON
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        use StatusCode as S;
+        let detail = e.to_string();
+        match e {
+            ServiceError::Invalid(_) => ApiError::new(
+                S::UNPROCESSABLE_ENTITY,
+                "invalid-request",
+                "Invalid request",
+                detail,
+            ),
+            ServiceError::UnknownRuleset(_) => ApiError::new(
+                S::UNPROCESSABLE_ENTITY,
+                "unknown-ruleset",
+                "Unknown ruleset",
+                detail,
+            ),
+            ServiceError::InvalidSeats(_) => ApiError::new(
+                S::UNPROCESSABLE_ENTITY,
+                "invalid-seat-count",
+                "Invalid seat count",
+                detail,
+            ),
+            ServiceError::EmailTaken => ApiError::new(
+                S::CONFLICT,
+                "email-taken",
+                "Email already registered",
+                detail,
+            ),
+            ServiceError::BadCredentials => ApiError::new(
+                S::UNAUTHORIZED,
+                "invalid-credentials",
+                "Invalid credentials",
+                detail,
+            ),
+            ServiceError::NotFound(_) => ApiError::not_found(detail),
+            ServiceError::NotAPlayer => ApiError::new(
+                S::FORBIDDEN,
+                "not-a-player",
+                "Not a player of this game",
+                detail,
+            ),
+            ServiceError::NotYourDecision => ApiError::new(
+                S::FORBIDDEN,
+                "not-your-decision",
+                "Not your decision",
+                detail,
+            ),
+            ServiceError::VersionConflict { actual, .. } => ApiError {
+                current_version: Some(actual),
+                ..ApiError::new(
+                    S::CONFLICT,
+                    "version-conflict",
+                    "Stale expected_version",
+                    detail,
+                )
+            },
+            ServiceError::IllegalAction { index, .. } => ApiError {
+                action_index: Some(index),
+                ..ApiError::new(
+                    S::UNPROCESSABLE_ENTITY,
+                    "illegal-action",
+                    "Illegal action",
+                    detail,
+                )
+            },
+            ServiceError::SeatUnavailable(_) => {
+                ApiError::new(S::CONFLICT, "seat-unavailable", "Seat unavailable", detail)
+            }
+            ServiceError::WrongStatus(_) => ApiError::new(
+                S::CONFLICT,
+                "game-status",
+                "Not possible in this game's status",
+                detail,
+            ),
+            ServiceError::IdempotencyMismatch => ApiError::new(
+                S::UNPROCESSABLE_ENTITY,
+                "idempotency-key-reused",
+                "Idempotency-Key reused",
+                detail,
+            ),
+            ServiceError::Unavailable(cause) => {
+                tracing::error!(error = ?cause, "service unavailable");
+                ApiError::new(
+                    S::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    "Service unavailable",
+                    "the database is not reachable; try again shortly",
+                )
+            }
+            ServiceError::Unexpected(cause) => {
+                tracing::error!(error = ?cause, "unexpected error");
+                ApiError::new(
+                    S::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Internal error",
+                    "something went wrong on our side; it has been logged",
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Turnpost: a play-by-email turn service for asynchronous board games.
+//!
+//! Layers (dependencies point downwards only): `http` → `service` → `store` / `rules`;
+//! `rules` is the pure engine and knows nothing above it. See `../shared/DESIGN.md`.
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod http;
+pub mod rules;
+pub mod service;
+pub mod store;

@@ -1,0 +1,107 @@
+//! `turnpost`: serve (default), migrate, replay, openapi.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+use turnpost::app::{Application, Database, services};
+use turnpost::config::Settings;
+use uuid::Uuid;
+
+#[derive(Parser)]
+#[command(
+    name = "turnpost",
+    version,
+    about = "Play-by-email turn service for asynchronous board games"
+)]
+struct Cli {
+    /// Settings file (default: ./turnpost.toml if it exists).
+    #[arg(long, global = true, env = "TURNPOST_CONFIG")]
+    config: Option<PathBuf>,
+    /// Data directory: private PostgreSQL cluster, mail files, generated secrets.
+    #[arg(long, global = true, env = "TURNPOST_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP API (the default command).
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "TURNPOST_ADDR")]
+        addr: Option<SocketAddr>,
+    },
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Refold a game's log from scratch and compare it with its stored snapshot.
+    Replay {
+        /// The game's id.
+        game_id: Uuid,
+    },
+    /// Print the OpenAPI document (YAML).
+    Openapi,
+}
+
+fn init_tracing() {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,actix_server=warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+}
+
+#[actix_web::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    if let Some(Command::Openapi) = cli.command {
+        print!("{}", turnpost::http::openapi_yaml()?);
+        return Ok(());
+    }
+    init_tracing();
+    let mut settings = Settings::load(cli.config.as_deref())?;
+    if let Some(dir) = cli.data_dir {
+        settings.data_dir = dir;
+    }
+    let mut database = Database::open(&settings)?;
+    let result = run(cli.command, &mut settings, &database).await;
+    database.close();
+    result
+}
+
+async fn run(
+    command: Option<Command>,
+    settings: &mut Settings,
+    database: &Database,
+) -> anyhow::Result<()> {
+    let url = database.url();
+    match command.unwrap_or(Command::Serve { addr: None }) {
+        Command::Serve { addr } => {
+            if let Some(addr) = addr {
+                settings.addr = addr;
+            }
+            let app = Application::build(settings, &url).await?;
+            app.run().await.context("serving")?;
+        }
+        Command::Migrate => {
+            turnpost::store::migrate(&url).await?;
+            println!("migrations applied");
+        }
+        Command::Replay { game_id } => {
+            let svc = services(settings, &url).await?;
+            let report = turnpost::service::submit::replay(&svc, game_id)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "{} entries; seq contiguous: {}; version matches: {}; snapshot matches the refold: {}",
+                report.entries, report.contiguous, report.version_matches, report.snapshot_matches
+            );
+            if !report.ok() {
+                anyhow::bail!("game {game_id} does not replay to its snapshot");
+            }
+        }
+        Command::Openapi => {}
+    }
+    Ok(())
+}

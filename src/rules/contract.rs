@@ -1,0 +1,205 @@
+//! The rules-engine contract (DESIGN.md, "The rules engine contract").
+//!
+//! A ruleset is plain data plus pure functions: no I/O, no clock, no RNG. Randomness is a
+//! *chance step*: [`Ruleset::next`] returns [`Next::Chance`] with the weighted outcomes, the
+//! service samples one with the game's seeded RNG and applies it as an action of
+//! [`Actor::Chance`]. Decisions are small and enumerable ([`Ruleset::legal_actions`]); `apply`
+//! is total: an illegal action is an `Err` and leaves the state unchanged.
+
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// A seat at the table, numbered from 0 in the order the seats were created.
+pub type Seat = usize;
+
+/// Who performs an action: a player at a seat, or chance (the service's seeded RNG).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    Seat(Seat),
+    Chance,
+}
+
+/// Who looks at a state or a log entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The player at this seat: sees their own secrets, nobody else's.
+    Seat(Seat),
+    /// Someone without a seat: sees only what is public.
+    Spectator,
+    /// Everything (only once the game is over, or for full-form log entries).
+    Everyone,
+}
+
+impl Viewer {
+    /// Whether this viewer may see the secrets of `seat`.
+    pub fn sees_secrets_of(self, seat: Seat) -> bool {
+        match self {
+            Viewer::Seat(s) => s == seat,
+            Viewer::Spectator => false,
+            Viewer::Everyone => true,
+        }
+    }
+}
+
+/// The weighted outcomes of a chance step: each distinct outcome once, with how many of the
+/// equally likely elementary outcomes it stands for (a die: six outcomes of weight 1; a bag
+/// draw: each kind of token weighted by how many of it are in the bag).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chance<A> {
+    pub outcomes: Vec<(A, u32)>,
+}
+
+impl<A> Chance<A> {
+    pub fn total_weight(&self) -> u64 {
+        self.outcomes.iter().map(|(_, w)| u64::from(*w)).sum()
+    }
+
+    /// The outcome at `point` in `0..total_weight()` (see [`weighted_index`]).
+    pub fn pick(&self, point: u64) -> Option<&A> {
+        weighted_index(self.outcomes.iter().map(|(_, w)| *w), point)
+            .and_then(|i| self.outcomes.get(i))
+            .map(|(a, _)| a)
+    }
+}
+
+/// The index of the outcome at `point` in `0..sum(weights)`, walking the weights in order.
+/// The service draws `point` from the game's RNG; this keeps the mapping in one place.
+pub fn weighted_index(weights: impl IntoIterator<Item = u32>, point: u64) -> Option<usize> {
+    let mut rest = point;
+    for (i, weight) in weights.into_iter().enumerate() {
+        let w = u64::from(weight);
+        if rest < w {
+            return Some(i);
+        }
+        rest -= w;
+    }
+    None
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seats (several on a shared win; empty if nobody won).
+    pub winners: Vec<Seat>,
+    /// Final scores by seat, where the game keeps score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<i64>>,
+    /// One human sentence: how the game ended.
+    pub summary: String,
+}
+
+/// What the game waits for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next<A> {
+    /// These seats must decide now (one for a plain turn; several for reaction windows and
+    /// simultaneous choices). Sorted, without duplicates, never empty.
+    Players(Vec<Seat>),
+    /// A chance step: the service samples one outcome and applies it as `Actor::Chance`.
+    Chance(Chance<A>),
+    /// The game is over.
+    Over(Outcome),
+}
+
+/// Who sees a log entry in full. Everyone else sees [`Ruleset::redact`]'s form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    Public,
+    Seats(Vec<Seat>),
+}
+
+impl Visibility {
+    pub fn allows(&self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Visibility::Public, _) | (_, Viewer::Everyone) => true,
+            (Visibility::Seats(seats), Viewer::Seat(s)) => seats.contains(&s),
+            (Visibility::Seats(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// Why an action was refused. The state is unchanged whenever one is returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// The game is over: nothing more can be played.
+    #[error("the game is over")]
+    GameOver,
+    /// The actor does not have a decision to make now.
+    #[error("it is not this seat's decision now")]
+    NotYourDecision,
+    /// The action is not allowed; the message says why, in the game's words.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+impl RuleError {
+    pub fn illegal(reason: impl Into<String>) -> Self {
+        RuleError::Illegal(reason.into())
+    }
+}
+
+/// Why a game cannot be set up (bad options, a seat count out of range).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// One option of a ruleset, for `GET /v1/rulesets`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OptionDoc {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub default: serde_json::Value,
+}
+
+/// A ruleset: the pure rules of one game.
+///
+/// Contract (checked for every ruleset by `rules::conformance`):
+/// - `apply` never panics; on `Err` the state is exactly as before.
+/// - Every action in `legal_actions(s, seat)` applies when `seat` is in `Next::Players`, and
+///   `legal_actions` is empty for a seat that is not.
+/// - Every outcome of `Next::Chance` applies as `Actor::Chance`; nothing else does.
+/// - Folding the same actions from `new_game` always gives an equal state.
+/// - `view`, `redact` and `describe` never show a viewer another seat's secrets.
+pub trait Ruleset: 'static {
+    /// Stable id used in the API and the database, e.g. `bag-of-fate`.
+    const ID: &'static str;
+    /// Human name of the game.
+    const NAME: &'static str;
+
+    type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+
+    /// The options a game may be created with, documented.
+    fn option_docs() -> Vec<OptionDoc>;
+    /// Every option set the conformance suite must cover (at least the default).
+    fn option_sets() -> Vec<Self::Options> {
+        vec![Self::Options::default()]
+    }
+    /// Seat counts allowed with these options.
+    fn seats(options: &Self::Options) -> RangeInclusive<usize>;
+    /// The state before any chance step of set-up.
+    fn new_game(options: &Self::Options, seats: usize) -> Result<Self::State, SetupError>;
+    /// What the game waits for.
+    fn next(state: &Self::State) -> Next<Self::Action>;
+    /// The actions `seat` may take now; empty when `seat` has no decision to make.
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+    /// Applies one action. Total: illegal input is an `Err` and the state is unchanged.
+    fn apply(state: &mut Self::State, actor: Actor, action: &Self::Action)
+    -> Result<(), RuleError>;
+    /// What `viewer` sees of the state.
+    fn view(state: &Self::State, viewer: Viewer) -> serde_json::Value;
+    /// Who sees this action in full when it is logged; `state` is the state before it.
+    fn visibility(state: &Self::State, actor: Actor, action: &Self::Action) -> Visibility;
+    /// The form of the action shown to those outside its visibility.
+    fn redact(state: &Self::State, actor: Actor, action: &Self::Action) -> serde_json::Value;
+    /// One human line for the action as `viewer` may see it; `state` is the state before it.
+    fn describe(state: &Self::State, actor: Actor, action: &Self::Action, viewer: Viewer)
+    -> String;
+    /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
+    fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+}

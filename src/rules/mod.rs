@@ -1,0 +1,8 @@
+//! The pure rules engine: no I/O, no clock, no RNG, no database, no HTTP.
+//! See `contract` for the `Ruleset` trait and `registry` for the erased view the service uses.
+
+mod contract;
+pub mod registry;
+
+pub use contract::*;
+pub use registry::{Applied, Game, GameState, LegalAction, Registry, Waiting};

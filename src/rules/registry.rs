@@ -1,0 +1,248 @@
+//! Type erasure: the service handles every ruleset through JSON, by ruleset id.
+
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::contract::{
+    Actor, Next, OptionDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// What the game waits for, without the ruleset's types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Waiting {
+    Players(Vec<Seat>),
+    /// A chance step with these outcome weights (see [`crate::rules::Chance`]).
+    Chance(Vec<u32>),
+    Over(Outcome),
+}
+
+/// A logged action in all its forms, computed from the state before it was applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    pub actor: Actor,
+    pub action: Value,
+    pub visibility: Visibility,
+    /// What those outside `visibility` see instead of `action`.
+    pub redacted: Value,
+    /// The description for those who see the action in full.
+    pub description: String,
+    /// The description for everyone else.
+    pub redacted_description: String,
+}
+
+/// A legal action with its one-line description.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegalAction {
+    pub action: Value,
+    pub description: String,
+}
+
+/// A game state behind the erased interface.
+pub trait GameState: Send {
+    fn waiting(&self) -> Waiting;
+    fn legal_actions(&self, seat: Seat) -> Vec<LegalAction>;
+    /// Applies a player's action given as JSON (malformed JSON is an illegal action).
+    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, RuleError>;
+    /// Applies the chance outcome at `index` of the current chance step's weights.
+    fn apply_chance(&mut self, index: usize) -> Result<Applied, RuleError>;
+    /// Applies an action given as JSON for any actor (replaying a log).
+    fn apply_as(&mut self, actor: Actor, action: &Value) -> Result<Applied, RuleError>;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn to_json(&self) -> Value;
+    fn default_action(&self, seat: Seat) -> Option<Value>;
+}
+
+/// A ruleset behind the erased interface.
+pub trait Game: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn option_docs(&self) -> Vec<OptionDoc>;
+    /// Seat range for the given options (`null` means the defaults).
+    fn seats(&self, options: &Value) -> Result<RangeInclusive<usize>, SetupError>;
+    /// Validates options and fills in defaults, returning the normalised JSON.
+    fn normalise_options(&self, options: &Value) -> Result<Value, SetupError>;
+    fn new_game(&self, options: &Value, seats: usize) -> Result<Box<dyn GameState>, SetupError>;
+    /// Loads a snapshot written by [`GameState::to_json`].
+    fn load(&self, state: &Value) -> Result<Box<dyn GameState>, serde_json::Error>;
+    /// Rebuilds a state by folding a log of (actor, action) from a new game.
+    fn fold(
+        &self,
+        options: &Value,
+        seats: usize,
+        log: &[(Actor, Value)],
+    ) -> Result<Box<dyn GameState>, String> {
+        let mut state = self.new_game(options, seats).map_err(|e| e.to_string())?;
+        for (n, (actor, action)) in log.iter().enumerate() {
+            state
+                .apply_as(*actor, action)
+                .map_err(|e| format!("log entry {} ({actor:?}): {e}", n + 1))?;
+        }
+        Ok(state)
+    }
+}
+
+struct Typed<R: Ruleset>(R::State);
+
+fn parse<R: Ruleset>(action: &Value) -> Result<R::Action, RuleError> {
+    R::Action::deserialize(action)
+        .map_err(|e| RuleError::illegal(format!("not an action of {}: {e}", R::NAME)))
+}
+
+impl<R: Ruleset> Typed<R> {
+    fn applied(&mut self, actor: Actor, action: R::Action) -> Result<Applied, RuleError> {
+        // Describe from the state before the action; `describe` is total, so doing it first
+        // costs nothing when the action turns out illegal and saves cloning the state.
+        let state = &self.0;
+        let applied = Applied {
+            actor,
+            visibility: R::visibility(state, actor, &action),
+            redacted: R::redact(state, actor, &action),
+            description: R::describe(state, actor, &action, Viewer::Everyone),
+            redacted_description: R::describe(state, actor, &action, Viewer::Spectator),
+            action: serde_json::to_value(&action).unwrap_or(Value::Null),
+        };
+        R::apply(&mut self.0, actor, &action)?;
+        Ok(applied)
+    }
+}
+
+impl<R: Ruleset> GameState for Typed<R>
+where
+    R::State: Send,
+{
+    fn waiting(&self) -> Waiting {
+        match R::next(&self.0) {
+            Next::Players(seats) => Waiting::Players(seats),
+            Next::Chance(chance) => {
+                Waiting::Chance(chance.outcomes.iter().map(|(_, w)| *w).collect())
+            }
+            Next::Over(outcome) => Waiting::Over(outcome),
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<LegalAction> {
+        R::legal_actions(&self.0, seat)
+            .into_iter()
+            .map(|a| LegalAction {
+                description: R::describe(&self.0, Actor::Seat(seat), &a, Viewer::Seat(seat)),
+                action: serde_json::to_value(&a).unwrap_or(Value::Null),
+            })
+            .collect()
+    }
+
+    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, RuleError> {
+        self.apply_as(Actor::Seat(seat), action)
+    }
+
+    fn apply_as(&mut self, actor: Actor, action: &Value) -> Result<Applied, RuleError> {
+        let action = parse::<R>(action)?;
+        self.applied(actor, action)
+    }
+
+    fn apply_chance(&mut self, index: usize) -> Result<Applied, RuleError> {
+        let Next::Chance(chance) = R::next(&self.0) else {
+            return Err(RuleError::NotYourDecision);
+        };
+        let Some((action, _)) = chance.outcomes.into_iter().nth(index) else {
+            return Err(RuleError::illegal("no such chance outcome"));
+        };
+        self.applied(Actor::Chance, action)
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        R::view(&self.0, viewer)
+    }
+
+    fn to_json(&self) -> Value {
+        serde_json::to_value(&self.0).unwrap_or(Value::Null)
+    }
+
+    fn default_action(&self, seat: Seat) -> Option<Value> {
+        R::default_action(&self.0, seat).and_then(|a| serde_json::to_value(a).ok())
+    }
+}
+
+/// Erases a ruleset type.
+pub struct Erased<R>(PhantomData<fn() -> R>);
+
+impl<R: Ruleset> Default for Erased<R> {
+    fn default() -> Self {
+        Erased(PhantomData)
+    }
+}
+
+fn options_of<R: Ruleset>(options: &Value) -> Result<R::Options, SetupError> {
+    if options.is_null() {
+        return Ok(R::Options::default());
+    }
+    R::Options::deserialize(options)
+        .map_err(|e| SetupError(format!("invalid options for {}: {e}", R::ID)))
+}
+
+impl<R: Ruleset> Game for Erased<R>
+where
+    R::State: Send,
+{
+    fn id(&self) -> &'static str {
+        R::ID
+    }
+
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn option_docs(&self) -> Vec<OptionDoc> {
+        R::option_docs()
+    }
+
+    fn seats(&self, options: &Value) -> Result<RangeInclusive<usize>, SetupError> {
+        Ok(R::seats(&options_of::<R>(options)?))
+    }
+
+    fn normalise_options(&self, options: &Value) -> Result<Value, SetupError> {
+        let typed = options_of::<R>(options)?;
+        serde_json::to_value(typed).map_err(|e| SetupError(e.to_string()))
+    }
+
+    fn new_game(&self, options: &Value, seats: usize) -> Result<Box<dyn GameState>, SetupError> {
+        let options = options_of::<R>(options)?;
+        let range = R::seats(&options);
+        if !range.contains(&seats) {
+            return Err(SetupError(format!(
+                "{} takes {} to {} seats, not {seats}",
+                R::NAME,
+                range.start(),
+                range.end()
+            )));
+        }
+        Ok(Box::new(Typed::<R>(R::new_game(&options, seats)?)))
+    }
+
+    fn load(&self, state: &Value) -> Result<Box<dyn GameState>, serde_json::Error> {
+        Ok(Box::new(Typed::<R>(R::State::deserialize(state)?)))
+    }
+}
+
+/// Every ruleset Turnpost hosts, by id.
+pub struct Registry {
+    games: Vec<Box<dyn Game>>,
+}
+
+impl Registry {
+    /// The registry of all hosted rulesets.
+    pub fn standard() -> Self {
+        let games: Vec<Box<dyn Game>> = vec![];
+        Registry { games }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&dyn Game> {
+        self.games.iter().find(|g| g.id() == id).map(|g| g.as_ref())
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = &dyn Game> {
+        self.games.iter().map(|g| g.as_ref())
+    }
+}

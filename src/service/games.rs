@@ -1,0 +1,485 @@
+//! Creating, joining and reading games.
+
+use chrono::{DateTime, Utc};
+use diesel_async::AsyncConnection;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::chance;
+use super::submit::{Play, lifecycle_event};
+use super::views::{
+    ActorView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
+    RulesetOption, RulesetView, SeatView, StateView,
+};
+use super::{Result, ServiceError, Services};
+use crate::rules::{Game as Ruleset, Viewer};
+use crate::store::models::{
+    Event, Game, GameStatus, GameUpdate, NewGame, NewOutbox, Seat, SeatPlayer,
+};
+use crate::store::{self, Conn};
+
+pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
+    svc.rules
+        .all()
+        .map(|g| {
+            let seats = g.seats(&Value::Null).unwrap_or(1..=1);
+            RulesetView {
+                id: g.id().to_owned(),
+                name: g.name().to_owned(),
+                min_seats: *seats.start(),
+                max_seats: *seats.end(),
+                options: g
+                    .option_docs()
+                    .into_iter()
+                    .map(|o| RulesetOption {
+                        name: o.name.to_owned(),
+                        description: o.description.to_owned(),
+                        default: o.default,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn ruleset<'a>(svc: &'a Services, id: &str) -> Result<&'a dyn Ruleset> {
+    svc.rules
+        .get(id)
+        .ok_or_else(|| ServiceError::UnknownRuleset(id.to_owned()))
+}
+
+pub fn outcome_view(outcome: &Option<Value>) -> Option<OutcomeView> {
+    outcome
+        .as_ref()
+        .and_then(|o| serde_json::from_value(o.clone()).ok())
+}
+
+pub fn game_view(game: &Game, players: &[SeatPlayer]) -> GameView {
+    let seats = (0..game.seat_count)
+        .map(|seat| {
+            let p = players.iter().find(|p| p.seat == seat);
+            SeatView {
+                seat,
+                user_id: p.map(|p| p.user_id),
+                display_name: p.map(|p| p.display_name.clone()),
+            }
+        })
+        .collect();
+    GameView {
+        id: game.id,
+        ruleset: game.ruleset.clone(),
+        options: game.options.clone(),
+        status: game.status.clone(),
+        version: game.version,
+        seats,
+        to_act: game.to_act.clone(),
+        seed_sha256: game.seed_sha256.clone(),
+        seed: (game.status() == GameStatus::Finished).then(|| hex::encode(&game.seed)),
+        outcome: outcome_view(&game.outcome),
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+    }
+}
+
+async fn views_of(conn: &mut Conn, games: Vec<Game>) -> Result<Vec<GameView>> {
+    let ids: Vec<Uuid> = games.iter().map(|g| g.id).collect();
+    let players = store::games::seat_players_of(conn, &ids).await?;
+    Ok(games
+        .iter()
+        .map(|g| {
+            let mine: Vec<SeatPlayer> = players
+                .iter()
+                .filter(|(id, _)| *id == g.id)
+                .map(|(_, p)| p.clone())
+                .collect();
+            game_view(g, &mine)
+        })
+        .collect())
+}
+
+/// `POST /v1/games`: a new open game; the creator takes seat 0.
+pub async fn create(
+    svc: &Services,
+    user: Uuid,
+    ruleset_id: &str,
+    seats: i64,
+    options: &Value,
+) -> Result<GameView> {
+    let rules = ruleset(svc, ruleset_id)?;
+    let options = rules
+        .normalise_options(options)
+        .map_err(|e| ServiceError::Invalid(e.to_string()))?;
+    let range = rules
+        .seats(&options)
+        .map_err(|e| ServiceError::Invalid(e.to_string()))?;
+    let seat_count = usize::try_from(seats)
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            ServiceError::InvalidSeats(format!(
+                "{} takes {} to {} seats, not {seats}",
+                rules.name(),
+                range.start(),
+                range.end()
+            ))
+        })?;
+    let seed = chance::new_seed();
+    let seed_sha256 = chance::seed_sha256(&seed);
+    let id = Uuid::new_v4();
+    let mut conn = svc.conn().await?;
+    let view = conn
+        .transaction::<_, ServiceError, _>(async |conn| {
+            let now = Utc::now();
+            let mut game = store::games::insert(
+                conn,
+                NewGame {
+                    id,
+                    ruleset: rules.id(),
+                    options: &options,
+                    seat_count: i32::try_from(seat_count).unwrap_or(i32::MAX),
+                    status: GameStatus::Open.as_str(),
+                    version: 0,
+                    seed: &seed,
+                    seed_sha256: &seed_sha256,
+                    created_by: user,
+                },
+            )
+            .await?;
+            let created = lifecycle_event(
+                &game,
+                1,
+                now,
+                "created",
+                json!({"ruleset": rules.id(), "seats": seat_count, "options": options, "seed_sha256": seed_sha256}),
+                format!("Game of {} for {seat_count} created", rules.name()),
+            );
+            store::events::append(conn, &[created]).await?;
+            game.version = 1;
+            take_seat(svc, conn, &mut game, user, 0, now).await?;
+            let players = store::games::seat_players(conn, id).await?;
+            Ok(game_view(&game, &players))
+        })
+        .await?;
+    Ok(view)
+}
+
+/// Seats `user` at `seat` (locked game row), logging it; starts the game when it is full.
+async fn take_seat(
+    svc: &Services,
+    conn: &mut Conn,
+    game: &mut Game,
+    user: Uuid,
+    seat: i32,
+    now: DateTime<Utc>,
+) -> Result<()> {
+    store::games::insert_seat(
+        conn,
+        Seat {
+            game_id: game.id,
+            seat,
+            user_id: user,
+            joined_at: now,
+        },
+    )
+    .await?;
+    let name = store::users::by_id(conn, user)
+        .await?
+        .map(|u| u.display_name)
+        .unwrap_or_default();
+    let seq = game.version + 1;
+    let joined = lifecycle_event(
+        game,
+        seq,
+        now,
+        "joined",
+        json!({"seat": seat, "user_id": user, "display_name": name}),
+        format!("{name} took seat {seat}"),
+    );
+    store::events::append(conn, &[joined]).await?;
+    game.version = seq;
+    let taken = store::games::seat_players(conn, game.id).await?;
+    if taken.len() == usize::try_from(game.seat_count).unwrap_or(usize::MAX) {
+        start(svc, conn, game, &taken, now).await?;
+    } else {
+        store::games::update(
+            conn,
+            game.id,
+            GameUpdate {
+                status: GameStatus::Open.as_str(),
+                version: game.version,
+                state: None,
+                to_act: &[],
+                outcome: None,
+                updated_at: now,
+                waiting_since: None,
+            },
+        )
+        .await?;
+        game.updated_at = now;
+    }
+    Ok(())
+}
+
+/// The last seat is taken: set up the rules state, run the set-up chance steps, publish.
+async fn start(
+    svc: &Services,
+    conn: &mut Conn,
+    game: &mut Game,
+    players: &[SeatPlayer],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let rules = ruleset(svc, &game.ruleset)?;
+    let seats = usize::try_from(game.seat_count).unwrap_or(0);
+    let state = rules
+        .new_game(&game.options, seats)
+        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("setting up: {e}")))?;
+    let started = lifecycle_event(
+        game,
+        game.version + 1,
+        now,
+        "started",
+        json!({"seed_sha256": game.seed_sha256}),
+        format!(
+            "The game started; the seed's SHA-256 is {}",
+            game.seed_sha256
+        ),
+    );
+    let mut play = Play::new(game, state, started.seq + 1, now);
+    play.events.push(started);
+    play.run_chance()?;
+    let mut outbox: Vec<NewOutbox> = players
+        .iter()
+        .map(|p| NewOutbox {
+            game_id: Some(game.id),
+            user_id: p.user_id,
+            kind: "game_started".into(),
+            payload: json!({"seat": p.seat}),
+        })
+        .collect();
+    play.commit(conn, game, &[], players, &mut outbox).await?;
+    Ok(())
+}
+
+/// `POST /v1/games/{id}/join`.
+pub async fn join(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    seat: Option<i64>,
+) -> Result<GameView> {
+    let mut conn = svc.conn().await?;
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        let mut game = store::games::lock(conn, game_id)
+            .await?
+            .ok_or(ServiceError::NotFound("game"))?;
+        if game.status() != GameStatus::Open {
+            return Err(ServiceError::WrongStatus(game.status.clone()));
+        }
+        let taken = store::games::seat_players(conn, game_id).await?;
+        if taken.iter().any(|p| p.user_id == user) {
+            return Err(ServiceError::SeatUnavailable(
+                "you already hold a seat in this game".into(),
+            ));
+        }
+        let seat = match seat {
+            Some(s) => {
+                let s = i32::try_from(s)
+                    .ok()
+                    .filter(|s| (0..game.seat_count).contains(s))
+                    .ok_or_else(|| {
+                        ServiceError::Invalid(format!(
+                            "seat must be between 0 and {}",
+                            game.seat_count - 1
+                        ))
+                    })?;
+                if taken.iter().any(|p| p.seat == s) {
+                    return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
+                }
+                s
+            }
+            None => (0..game.seat_count)
+                .find(|s| !taken.iter().any(|p| p.seat == *s))
+                .ok_or_else(|| ServiceError::SeatUnavailable("every seat is taken".into()))?,
+        };
+        take_seat(svc, conn, &mut game, user, seat, Utc::now()).await?;
+        let players = store::games::seat_players(conn, game_id).await?;
+        Ok(game_view(&game, &players))
+    })
+    .await
+}
+
+pub async fn get(svc: &Services, game_id: Uuid) -> Result<GameView> {
+    let mut conn = svc.conn().await?;
+    let game = store::games::get(&mut conn, game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let players = store::games::seat_players(&mut conn, game_id).await?;
+    Ok(game_view(&game, &players))
+}
+
+/// Cursor of the open-games list: `<created_at micros>_<id>`.
+fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid)> {
+    let bad = || ServiceError::Invalid("cursor is not one this service gave out".into());
+    let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
+    let at = micros
+        .parse::<i64>()
+        .ok()
+        .and_then(DateTime::from_timestamp_micros)
+        .ok_or_else(bad)?;
+    Ok((at, id.parse().map_err(|_| bad())?))
+}
+
+pub async fn list_open(svc: &Services, cursor: Option<&str>, limit: i64) -> Result<GameList> {
+    let after = cursor.map(parse_cursor).transpose()?;
+    let mut conn = svc.conn().await?;
+    let games = store::games::list_open(&mut conn, after, limit).await?;
+    let next = (games.len() as i64 == limit)
+        .then(|| {
+            games
+                .last()
+                .map(|g| format!("{}_{}", g.created_at.timestamp_micros(), g.id))
+        })
+        .flatten();
+    Ok(GameList {
+        games: views_of(&mut conn, games).await?,
+        next,
+    })
+}
+
+pub async fn mine(svc: &Services, user: Uuid) -> Result<GameList> {
+    let mut conn = svc.conn().await?;
+    let games = store::games::of_user(&mut conn, user).await?;
+    Ok(GameList {
+        games: views_of(&mut conn, games).await?,
+        next: None,
+    })
+}
+
+pub async fn my_turns(svc: &Services, user: Uuid) -> Result<GameList> {
+    let mut conn = svc.conn().await?;
+    let games = store::games::waiting_on(&mut conn, user).await?;
+    Ok(GameList {
+        games: views_of(&mut conn, games).await?,
+        next: None,
+    })
+}
+
+/// Who the caller is at this table.
+pub fn viewer_of(game: &Game, seat: Option<i32>) -> Viewer {
+    if game.status() == GameStatus::Finished {
+        return Viewer::Everyone;
+    }
+    match seat.and_then(|s| usize::try_from(s).ok()) {
+        Some(s) => Viewer::Seat(s),
+        None => Viewer::Spectator,
+    }
+}
+
+pub fn seat_of(players: &[SeatPlayer], user: Uuid) -> Option<i32> {
+    players.iter().find(|p| p.user_id == user).map(|p| p.seat)
+}
+
+/// The caller's state of a game from its snapshot.
+pub fn state_view(
+    svc: &Services,
+    game: &Game,
+    seat: Option<i32>,
+    state: Option<&dyn crate::rules::GameState>,
+) -> Result<StateView> {
+    let loaded;
+    let state = match (state, &game.state) {
+        (Some(s), _) => Some(s),
+        (None, Some(json)) => {
+            loaded = ruleset(svc, &game.ruleset)?
+                .load(json)
+                .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+            Some(loaded.as_ref())
+        }
+        (None, None) => None,
+    };
+    let viewer = viewer_of(game, seat);
+    let must_act = seat.filter(|s| game.to_act.contains(s) && game.status() == GameStatus::Active);
+    Ok(StateView {
+        version: game.version,
+        status: game.status.clone(),
+        seat,
+        to_act: game.to_act.clone(),
+        view: state.map(|s| s.view(viewer)).unwrap_or(Value::Null),
+        legal_actions: match (state, must_act.and_then(|s| usize::try_from(s).ok())) {
+            (Some(state), Some(s)) => state
+                .legal_actions(s)
+                .into_iter()
+                .map(|a| LegalActionView {
+                    action: a.action,
+                    description: a.description,
+                })
+                .collect(),
+            _ => vec![],
+        },
+        outcome: outcome_view(&game.outcome),
+    })
+}
+
+pub async fn state(svc: &Services, user: Uuid, game_id: Uuid) -> Result<StateView> {
+    let mut conn = svc.conn().await?;
+    let game = store::games::get(&mut conn, game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let players = store::games::seat_players(&mut conn, game_id).await?;
+    drop(conn);
+    state_view(svc, &game, seat_of(&players, user), None)
+}
+
+/// A log entry as `viewer` may see it.
+pub fn event_view(e: &Event, viewer: Viewer) -> EventView {
+    let full = match (&e.visible_to, viewer) {
+        (None, _) | (_, Viewer::Everyone) => true,
+        (Some(seats), Viewer::Seat(s)) => seats.iter().any(|v| usize::try_from(*v) == Ok(s)),
+        (Some(_), Viewer::Spectator) => false,
+    };
+    let actor = match (e.actor.as_str(), e.seat) {
+        ("seat", Some(seat)) => ActorView::Seat { seat },
+        ("chance", _) => ActorView::Chance,
+        _ => ActorView::System,
+    };
+    EventView {
+        seq: e.seq,
+        actor,
+        kind: e.kind.clone(),
+        action: if full {
+            e.action.clone()
+        } else {
+            e.redacted.clone().unwrap_or(Value::Null)
+        },
+        redacted: !full,
+        description: if full {
+            e.description.clone()
+        } else {
+            e.redacted_description.clone().unwrap_or_default()
+        },
+        at: e.created_at,
+    }
+}
+
+pub async fn events(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    after: i64,
+    limit: i64,
+) -> Result<EventPage> {
+    let mut conn = svc.conn().await?;
+    let game = store::games::get(&mut conn, game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let players = store::games::seat_players(&mut conn, game_id).await?;
+    let viewer = viewer_of(&game, seat_of(&players, user));
+    let rows = store::events::page(&mut conn, game_id, after.max(0), limit).await?;
+    let next = (rows.len() as i64 == limit)
+        .then(|| rows.last().map(|e| e.seq))
+        .flatten();
+    Ok(EventPage {
+        entries: rows.iter().map(|e| event_view(e, viewer)).collect(),
+        next,
+    })
+}

@@ -1,0 +1,74 @@
+//! Use cases: one transaction each. `http` calls these; they call `store` and `rules`.
+
+pub mod chance;
+pub mod games;
+pub mod submit;
+pub mod users;
+pub mod views;
+
+use std::sync::Arc;
+
+use crate::auth::Jwt;
+use crate::rules::Registry;
+use crate::store::{DbError, Pool};
+
+/// Everything a use case needs, shared by all workers of the server.
+#[derive(Clone)]
+pub struct Services {
+    pub pool: Pool,
+    pub rules: Arc<Registry>,
+    pub jwt: Jwt,
+}
+
+/// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("unknown ruleset {0:?}")]
+    UnknownRuleset(String),
+    #[error("{0}")]
+    InvalidSeats(String),
+    #[error("an account with this email already exists")]
+    EmailTaken,
+    #[error("wrong email or password")]
+    BadCredentials,
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("you do not hold a seat in this game")]
+    NotAPlayer,
+    #[error("it is not your decision now")]
+    NotYourDecision,
+    #[error("the game is at version {actual}, not {expected}")]
+    VersionConflict { expected: i64, actual: i64 },
+    #[error("action {index} is illegal: {reason}")]
+    IllegalAction { index: usize, reason: String },
+    #[error("{0}")]
+    SeatUnavailable(String),
+    #[error("the game is {0}")]
+    WrongStatus(String),
+    #[error("this Idempotency-Key was used with a different request")]
+    IdempotencyMismatch,
+    #[error("database unavailable")]
+    Unavailable(#[source] anyhow::Error),
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl From<DbError> for ServiceError {
+    fn from(e: DbError) -> Self {
+        ServiceError::Unexpected(e.into())
+    }
+}
+
+impl Services {
+    /// A pooled connection; pool exhaustion or a down database is `Unavailable` (503).
+    pub async fn conn(&self) -> Result<crate::store::PooledConn, ServiceError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| ServiceError::Unavailable(anyhow::anyhow!("database pool: {e}")))
+    }
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

@@ -1,0 +1,414 @@
+//! Submitting actions: one transaction that locks the game, checks the version, applies the
+//! actions and the chance steps that follow, appends them, writes the snapshot, enqueues
+//! mail for the seats that now have to act, commits, and then notifies listeners.
+
+use chrono::{DateTime, Utc};
+use diesel_async::{AsyncConnection, RunQueryDsl};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::games::{event_view, seat_of, state_view, viewer_of};
+use super::views::SubmitResult;
+use super::{Result, ServiceError, Services, chance};
+use crate::rules::{Actor, Applied, GameState, RuleError, Visibility, Waiting};
+use crate::store::idempotency::Claim;
+use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewOutbox, SeatPlayer};
+use crate::store::{self, Conn};
+
+/// Chance steps in a row beyond which a ruleset is considered broken (no game needs this many
+/// draws between two decisions; it stops a buggy ruleset from spinning forever).
+const MAX_CHANCE_RUN: usize = 100_000;
+
+pub fn lifecycle_event(
+    game: &Game,
+    seq: i64,
+    at: DateTime<Utc>,
+    kind: &str,
+    action: Value,
+    description: String,
+) -> Event {
+    Event {
+        game_id: game.id,
+        seq,
+        actor: "system".into(),
+        seat: None,
+        kind: kind.into(),
+        action,
+        visible_to: None,
+        redacted: None,
+        description,
+        redacted_description: None,
+        created_at: at,
+        request_id: None,
+    }
+}
+
+fn seat_i32(seat: usize) -> i32 {
+    i32::try_from(seat).unwrap_or(i32::MAX)
+}
+
+/// A game being played forward in memory, collecting the log entries it makes.
+pub struct Play {
+    pub game_id: Uuid,
+    pub seed: Vec<u8>,
+    pub state: Box<dyn GameState>,
+    pub next_seq: i64,
+    pub events: Vec<Event>,
+    pub now: DateTime<Utc>,
+}
+
+impl Play {
+    pub fn new(game: &Game, state: Box<dyn GameState>, next_seq: i64, now: DateTime<Utc>) -> Self {
+        Play {
+            game_id: game.id,
+            seed: game.seed.clone(),
+            state,
+            next_seq,
+            events: vec![],
+            now,
+        }
+    }
+
+    fn record(&mut self, applied: Applied) {
+        let (actor, seat, kind) = match applied.actor {
+            Actor::Seat(s) => ("seat", Some(seat_i32(s)), "action"),
+            Actor::Chance => ("chance", None, "chance"),
+        };
+        let (visible_to, redacted, redacted_description) = match applied.visibility {
+            Visibility::Public => (None, None, None),
+            Visibility::Seats(seats) => (
+                Some(seats.into_iter().map(seat_i32).collect()),
+                Some(applied.redacted),
+                Some(applied.redacted_description),
+            ),
+        };
+        self.events.push(Event {
+            game_id: self.game_id,
+            seq: self.next_seq,
+            actor: actor.into(),
+            seat,
+            kind: kind.into(),
+            action: applied.action,
+            visible_to,
+            redacted,
+            description: applied.description,
+            redacted_description,
+            created_at: self.now,
+            request_id: None,
+        });
+        self.next_seq += 1;
+    }
+
+    /// Runs chance steps until a player must decide or the game is over. The outcome of the
+    /// step logged at `seq` is drawn from the RNG derived from the seed and `seq`.
+    pub fn run_chance(&mut self) -> Result<()> {
+        for _ in 0..MAX_CHANCE_RUN {
+            let Waiting::Chance(weights) = self.state.waiting() else {
+                return Ok(());
+            };
+            let index = chance::pick(&self.seed, self.next_seq, &weights).ok_or_else(|| {
+                ServiceError::Unexpected(anyhow::anyhow!("a chance step with no outcomes"))
+            })?;
+            let applied = self.state.apply_chance(index).map_err(|e| {
+                ServiceError::Unexpected(anyhow::anyhow!("a listed chance outcome failed: {e}"))
+            })?;
+            self.record(applied);
+        }
+        Err(ServiceError::Unexpected(anyhow::anyhow!(
+            "more than {MAX_CHANCE_RUN} chance steps in a row"
+        )))
+    }
+
+    /// Applies one player's action (then the chance steps after it).
+    pub fn play(&mut self, seat: usize, index: usize, action: &Value) -> Result<()> {
+        match self.state.waiting() {
+            Waiting::Players(seats) if seats.contains(&seat) => {}
+            Waiting::Over(_) => return Err(ServiceError::WrongStatus("finished".into())),
+            _ => return Err(ServiceError::NotYourDecision),
+        }
+        let applied = self.state.apply_json(seat, action).map_err(|e| match e {
+            RuleError::NotYourDecision => ServiceError::NotYourDecision,
+            RuleError::GameOver => ServiceError::WrongStatus("finished".into()),
+            RuleError::Illegal(reason) => ServiceError::IllegalAction { index, reason },
+        })?;
+        self.record(applied);
+        self.run_chance()
+    }
+
+    /// Writes everything to the store: the entries (plus an `ended` entry if the game is
+    /// over), the snapshot, and outbox rows for the seats that newly have to act.
+    pub async fn commit(
+        &mut self,
+        conn: &mut Conn,
+        game: &mut Game,
+        before_to_act: &[i32],
+        players: &[SeatPlayer],
+        outbox: &mut Vec<NewOutbox>,
+    ) -> Result<()> {
+        let (status, to_act, outcome) = match self.state.waiting() {
+            Waiting::Players(seats) => (
+                GameStatus::Active,
+                seats.into_iter().map(seat_i32).collect::<Vec<_>>(),
+                None,
+            ),
+            Waiting::Over(outcome) => (GameStatus::Finished, vec![], Some(outcome)),
+            Waiting::Chance(_) => {
+                return Err(ServiceError::Unexpected(anyhow::anyhow!(
+                    "committing while a chance step is pending"
+                )));
+            }
+        };
+        let outcome_json = match &outcome {
+            Some(o) => Some(serde_json::to_value(o).map_err(anyhow::Error::from)?),
+            None => None,
+        };
+        if let Some(o) = &outcome {
+            let ended = lifecycle_event(
+                game,
+                self.next_seq,
+                self.now,
+                "ended",
+                json!({"outcome": o, "seed": hex::encode(&game.seed)}),
+                format!("Game over: {}", o.summary),
+            );
+            self.events.push(ended);
+            self.next_seq += 1;
+            for p in players {
+                outbox.push(NewOutbox {
+                    game_id: Some(game.id),
+                    user_id: p.user_id,
+                    kind: "game_over".into(),
+                    payload: json!({"seat": p.seat}),
+                });
+            }
+        }
+        for seat in to_act.iter().filter(|s| !before_to_act.contains(s)) {
+            if let Some(p) = players.iter().find(|p| p.seat == *seat) {
+                outbox.push(NewOutbox {
+                    game_id: Some(game.id),
+                    user_id: p.user_id,
+                    kind: "your_turn".into(),
+                    payload: json!({"seat": seat}),
+                });
+            }
+        }
+        let snapshot = self.state.to_json();
+        let version = self.next_seq - 1;
+        let waiting_since = if to_act.is_empty() {
+            None
+        } else if to_act == before_to_act {
+            game.waiting_since.or(Some(self.now))
+        } else {
+            Some(self.now)
+        };
+        store::events::append(conn, &self.events).await?;
+        store::games::update(
+            conn,
+            game.id,
+            GameUpdate {
+                status: status.as_str(),
+                version,
+                state: Some(&snapshot),
+                to_act: &to_act,
+                outcome: outcome_json.as_ref(),
+                updated_at: self.now,
+                waiting_since,
+            },
+        )
+        .await?;
+        store::outbox::enqueue(conn, outbox).await?;
+        game.status = status.as_str().into();
+        game.version = version;
+        game.state = Some(snapshot);
+        game.to_act = to_act;
+        game.outcome = outcome_json;
+        game.updated_at = self.now;
+        game.waiting_since = waiting_since;
+        Ok(())
+    }
+}
+
+/// An `Idempotency-Key` with the fingerprint of the request it came with.
+pub struct Idempotency {
+    pub key: String,
+    pub request_sha256: String,
+}
+
+impl Idempotency {
+    pub fn new(key: String, method: &str, path: &str, body: &[u8]) -> Self {
+        let mut h = Sha256::new();
+        h.update(method.as_bytes());
+        h.update(b" ");
+        h.update(path.as_bytes());
+        h.update(b"\n");
+        h.update(body);
+        Idempotency {
+            key,
+            request_sha256: hex::encode(h.finalize()),
+        }
+    }
+}
+
+/// `POST /v1/games/{id}/actions`.
+pub async fn submit(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    expected_version: Option<i64>,
+    actions: &[Value],
+    idempotency: Option<&Idempotency>,
+) -> Result<SubmitResult> {
+    if actions.is_empty() {
+        return Err(ServiceError::Invalid("actions must not be empty".into()));
+    }
+    let mut conn = svc.conn().await?;
+    let (result, version) = conn
+        .transaction::<_, ServiceError, _>(async |conn| {
+            if let Some(idem) = idempotency {
+                match store::idempotency::claim(conn, user, &idem.key, &idem.request_sha256).await?
+                {
+                    Claim::Fresh => {}
+                    Claim::Replay { body, .. } => {
+                        let result: SubmitResult = serde_json::from_value(body)
+                            .map_err(|e| ServiceError::Unexpected(e.into()))?;
+                        return Ok((result, None));
+                    }
+                    Claim::Mismatch => return Err(ServiceError::IdempotencyMismatch),
+                }
+            }
+            let mut game = store::games::lock(conn, game_id)
+                .await?
+                .ok_or(ServiceError::NotFound("game"))?;
+            if let Some(expected) = expected_version
+                && expected != game.version
+            {
+                return Err(ServiceError::VersionConflict {
+                    expected,
+                    actual: game.version,
+                });
+            }
+            let players = store::games::seat_players(conn, game_id).await?;
+            let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
+            if game.status() != GameStatus::Active {
+                return Err(ServiceError::WrongStatus(game.status.clone()));
+            }
+            let snapshot = game.state.as_ref().ok_or_else(|| {
+                ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
+            })?;
+            let rules = svc
+                .rules
+                .get(&game.ruleset)
+                .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+            let state = rules
+                .load(snapshot)
+                .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+            let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
+            let mut play = Play::new(&game, state, game.version + 1, Utc::now());
+            for (index, action) in actions.iter().enumerate() {
+                play.play(seat_index, index, action)?;
+            }
+            let before = game.to_act.clone();
+            play.commit(conn, &mut game, &before, &players, &mut vec![])
+                .await?;
+            let viewer = viewer_of(&game, Some(seat));
+            let result = SubmitResult {
+                version: game.version,
+                state: state_view(svc, &game, Some(seat), Some(play.state.as_ref()))?,
+                entries: play.events.iter().map(|e| event_view(e, viewer)).collect(),
+            };
+            if let Some(idem) = idempotency {
+                let body = serde_json::to_value(&result).map_err(anyhow::Error::from)?;
+                store::idempotency::save(conn, user, &idem.key, 200, &body).await?;
+            }
+            Ok((result, Some(game.version)))
+        })
+        .await?;
+    if let Some(version) = version {
+        notify(&mut conn, game_id, version).await;
+    }
+    Ok(result)
+}
+
+/// Tells listeners (streams, workers) that a game moved on. Best effort: it runs after the
+/// commit, and a lost notification only delays a listener until its next poll.
+pub async fn notify(conn: &mut Conn, game_id: Uuid, version: i64) {
+    let payload = format!("{game_id}:{version}");
+    let sent = diesel::sql_query("SELECT pg_notify('turnpost_games', $1)")
+        .bind::<diesel::sql_types::Text, _>(payload)
+        .execute(conn)
+        .await;
+    if let Err(e) = sent {
+        tracing::warn!(error = %e, %game_id, "pg_notify failed");
+    }
+}
+
+/// `turnpost replay`: refolds the log of a game and compares it with the snapshot.
+pub async fn replay(svc: &Services, game_id: Uuid) -> Result<ReplayReport> {
+    let mut conn = svc.conn().await?;
+    let game = store::games::get(&mut conn, game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let events = store::events::all(&mut conn, game_id).await?;
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+    let log = play_log(&events)?;
+    let seats = usize::try_from(game.seat_count).map_err(anyhow::Error::from)?;
+    let contiguous = events
+        .iter()
+        .enumerate()
+        .all(|(i, e)| e.seq == i64::try_from(i).unwrap_or(-1) + 1);
+    let folded = if game.status() == GameStatus::Open {
+        None
+    } else {
+        Some(
+            rules
+                .fold(&game.options, seats, &log)
+                .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("refolding: {e}")))?
+                .to_json(),
+        )
+    };
+    Ok(ReplayReport {
+        entries: events.len(),
+        contiguous,
+        version_matches: events.last().map(|e| e.seq).unwrap_or(0) == game.version,
+        snapshot_matches: folded == game.state,
+    })
+}
+
+/// The play entries of a log as (actor, action), for folding.
+pub fn play_log(events: &[Event]) -> Result<Vec<(Actor, Value)>> {
+    events
+        .iter()
+        .filter(|e| e.actor != "system")
+        .map(|e| {
+            let actor = match (e.actor.as_str(), e.seat) {
+                ("chance", _) => Actor::Chance,
+                ("seat", Some(s)) => Actor::Seat(usize::try_from(s).map_err(anyhow::Error::from)?),
+                _ => {
+                    return Err(ServiceError::Unexpected(anyhow::anyhow!(
+                        "log entry {} has no actor",
+                        e.seq
+                    )));
+                }
+            };
+            Ok((actor, e.action.clone()))
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayReport {
+    pub entries: usize,
+    pub contiguous: bool,
+    pub version_matches: bool,
+    pub snapshot_matches: bool,
+}
+
+impl ReplayReport {
+    pub fn ok(&self) -> bool {
+        self.contiguous && self.version_matches && self.snapshot_matches
+    }
+}

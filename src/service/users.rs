@@ -1,0 +1,117 @@
+//! Accounts: register and log in.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::views::UserView;
+use super::{Result, ServiceError, Services};
+use crate::auth::password;
+use crate::store::{self, models::NewUser, models::User};
+
+pub struct Registered {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+    pub user: UserView,
+}
+
+pub fn view(u: &User) -> UserView {
+    UserView {
+        id: u.id,
+        email: u.email.clone(),
+        display_name: u.display_name.clone(),
+    }
+}
+
+const MAX_PASSWORD: usize = 1024;
+
+fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
+    let email_ok = email.len() <= 254
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        })
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    if !email_ok {
+        return Err(ServiceError::Invalid("email is not a valid address".into()));
+    }
+    if password.chars().count() < 8 || password.len() > MAX_PASSWORD {
+        return Err(ServiceError::Invalid(
+            "password must be 8 to 1024 characters long".into(),
+        ));
+    }
+    let name = display_name.trim();
+    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+        return Err(ServiceError::Invalid(
+            "display_name must be 1 to 64 printable characters".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Hashing is deliberately slow: keep it off the async workers.
+async fn hash(password: &str) -> Result<String> {
+    let password = password.to_owned();
+    tokio::task::spawn_blocking(move || password::hash(&password))
+        .await
+        .map_err(|e| ServiceError::Unexpected(e.into()))?
+        .map_err(ServiceError::Unexpected)
+}
+
+pub async fn register(
+    svc: &Services,
+    email: &str,
+    password: &str,
+    display_name: &str,
+) -> Result<Registered> {
+    validate(email, password, display_name)?;
+    let password_hash = hash(password).await?;
+    let mut conn = svc.conn().await?;
+    let user = store::users::insert(
+        &mut conn,
+        NewUser {
+            id: Uuid::new_v4(),
+            email: email.trim(),
+            display_name: display_name.trim(),
+            password_hash: &password_hash,
+        },
+    )
+    .await?
+    .ok_or(ServiceError::EmailTaken)?;
+    let (token, expires_at) = svc.jwt.issue(user.id, Utc::now())?;
+    Ok(Registered {
+        token,
+        expires_at,
+        user: view(&user),
+    })
+}
+
+pub async fn login(svc: &Services, email: &str, password: &str) -> Result<(String, DateTime<Utc>)> {
+    if password.len() > MAX_PASSWORD {
+        return Err(ServiceError::BadCredentials);
+    }
+    let user = {
+        let mut conn = svc.conn().await?;
+        store::users::by_email(&mut conn, email.trim()).await?
+    };
+    let Some(user) = user else {
+        // Spend the same time as a real check so timing does not tell which emails exist.
+        let _ = hash(password).await;
+        return Err(ServiceError::BadCredentials);
+    };
+    let (password, stored) = (password.to_owned(), user.password_hash.clone());
+    let ok = tokio::task::spawn_blocking(move || password::verify(&password, &stored))
+        .await
+        .map_err(|e| ServiceError::Unexpected(e.into()))?;
+    if !ok {
+        return Err(ServiceError::BadCredentials);
+    }
+    Ok(svc.jwt.issue(user.id, Utc::now())?)
+}
+
+/// The user of a verified token, if the account still exists.
+pub async fn current(svc: &Services, id: Uuid) -> Result<Option<User>> {
+    let mut conn = svc.conn().await?;
+    Ok(store::users::by_id(&mut conn, id).await?)
+}

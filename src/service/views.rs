@@ -1,0 +1,138 @@
+//! What the use cases return: the API's JSON shapes (also saved for idempotent replays).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct UserView {
+    pub id: Uuid,
+    pub email: String,
+    pub display_name: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatView {
+    pub seat: i32,
+    /// `null` while the seat is open.
+    pub user_id: Option<Uuid>,
+    pub display_name: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct OutcomeView {
+    pub winners: Vec<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<i64>>,
+    pub summary: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameView {
+    pub id: Uuid,
+    pub ruleset: String,
+    pub options: Value,
+    /// `open` | `active` | `finished` | `abandoned`
+    pub status: String,
+    /// The seq of the last log entry; send it back as `expected_version`.
+    pub version: i64,
+    pub seats: Vec<SeatView>,
+    /// Seats that must act now.
+    pub to_act: Vec<i32>,
+    /// SHA-256 (hex) of the game's secret seed, published before any chance step.
+    pub seed_sha256: String,
+    /// The seed (hex), revealed once the game is finished.
+    pub seed: Option<String>,
+    pub outcome: Option<OutcomeView>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameView>,
+    /// Cursor for the next page (`?cursor=`), `null` on the last page.
+    pub next: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct LegalActionView {
+    /// Exactly the JSON to send back in `actions`.
+    pub action: Value,
+    pub description: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct StateView {
+    pub version: i64,
+    pub status: String,
+    /// The caller's seat, `null` for spectators.
+    pub seat: Option<i32>,
+    pub to_act: Vec<i32>,
+    /// The caller's view of the game (`null` while the game is open).
+    pub view: Value,
+    /// Filled when the caller must act.
+    pub legal_actions: Vec<LegalActionView>,
+    pub outcome: Option<OutcomeView>,
+}
+
+/// Who made a log entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ActorView {
+    /// Lifecycle entries (created, joined, started, ended).
+    System,
+    /// A chance step drawn with the game's seeded RNG.
+    Chance,
+    /// A player's action.
+    Seat { seat: i32 },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct EventView {
+    pub seq: i64,
+    pub actor: ActorView,
+    /// `created` | `joined` | `started` | `action` | `chance` | `ended`
+    pub kind: String,
+    /// The action, or its redacted form when the caller may not see it.
+    pub action: Value,
+    /// `true` when `action` is the redacted form.
+    pub redacted: bool,
+    pub description: String,
+    pub at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct EventPage {
+    pub entries: Vec<EventView>,
+    /// Pass as `after` for the next page; `null` when there is nothing more now.
+    pub next: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SubmitResult {
+    pub version: i64,
+    pub state: StateView,
+    /// The log entries this submission appended (the caller's actions and the chance steps
+    /// that followed), as the caller may see them.
+    pub entries: Vec<EventView>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct RulesetView {
+    pub id: String,
+    pub name: String,
+    pub min_seats: usize,
+    pub max_seats: usize,
+    pub options: Vec<RulesetOption>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct RulesetOption {
+    pub name: String,
+    pub description: String,
+    pub default: Value,
+}

@@ -1,0 +1,153 @@
+//! Games and their seats.
+
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use uuid::Uuid;
+
+use super::Conn;
+use super::models::{Game, GameUpdate, NewGame, Seat, SeatPlayer};
+use super::schema::{games, seats, users};
+
+pub async fn insert(conn: &mut Conn, new: NewGame<'_>) -> QueryResult<Game> {
+    diesel::insert_into(games::table)
+        .values(new)
+        .returning(Game::as_returning())
+        .get_result(conn)
+        .await
+}
+
+pub async fn get(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
+    games::table
+        .find(id)
+        .select(Game::as_select())
+        .first(conn)
+        .await
+        .optional()
+}
+
+/// The game row, locked for the rest of the transaction (`SELECT … FOR UPDATE`): every
+/// change to a game goes through this lock, so submissions to one game are serialised.
+pub async fn lock(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
+    games::table
+        .find(id)
+        .select(Game::as_select())
+        .for_update()
+        .first(conn)
+        .await
+        .optional()
+}
+
+pub async fn update(conn: &mut Conn, id: Uuid, change: GameUpdate<'_>) -> QueryResult<()> {
+    diesel::update(games::table.find(id))
+        .set(change)
+        .execute(conn)
+        .await
+        .map(|_| ())
+}
+
+pub async fn insert_seat(conn: &mut Conn, seat: Seat) -> QueryResult<()> {
+    diesel::insert_into(seats::table)
+        .values(seat)
+        .execute(conn)
+        .await
+        .map(|_| ())
+}
+
+/// Taken seats of a game with their players' names, by seat number.
+pub async fn seat_players(conn: &mut Conn, game: Uuid) -> QueryResult<Vec<SeatPlayer>> {
+    let rows: Vec<(i32, Uuid, String)> = seats::table
+        .inner_join(users::table)
+        .filter(seats::game_id.eq(game))
+        .order(seats::seat.asc())
+        .select((seats::seat, seats::user_id, users::display_name))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(seat, user_id, display_name)| SeatPlayer {
+            seat,
+            user_id,
+            display_name,
+        })
+        .collect())
+}
+
+/// Seat players for many games at once (for lists), grouped by game.
+pub async fn seat_players_of(
+    conn: &mut Conn,
+    game_ids: &[Uuid],
+) -> QueryResult<Vec<(Uuid, SeatPlayer)>> {
+    let rows: Vec<(Uuid, i32, Uuid, String)> = seats::table
+        .inner_join(users::table)
+        .filter(seats::game_id.eq_any(game_ids))
+        .order((seats::game_id, seats::seat.asc()))
+        .select((
+            seats::game_id,
+            seats::seat,
+            seats::user_id,
+            users::display_name,
+        ))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(g, seat, user_id, display_name)| {
+            (
+                g,
+                SeatPlayer {
+                    seat,
+                    user_id,
+                    display_name,
+                },
+            )
+        })
+        .collect())
+}
+
+/// Open games, oldest first, after the cursor `(created_at, id)`.
+pub async fn list_open(
+    conn: &mut Conn,
+    after: Option<(chrono::DateTime<chrono::Utc>, Uuid)>,
+    limit: i64,
+) -> QueryResult<Vec<Game>> {
+    let mut query = games::table
+        .filter(games::status.eq("open"))
+        .order((games::created_at.asc(), games::id.asc()))
+        .select(Game::as_select())
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            games::created_at
+                .gt(at)
+                .or(games::created_at.eq(at).and(games::id.gt(id))),
+        );
+    }
+    query.load(conn).await
+}
+
+/// Games in which `user` holds a seat, most recently changed first.
+pub async fn of_user(conn: &mut Conn, user: Uuid) -> QueryResult<Vec<Game>> {
+    games::table
+        .inner_join(seats::table)
+        .filter(seats::user_id.eq(user))
+        .order(games::updated_at.desc())
+        .select(Game::as_select())
+        .load(conn)
+        .await
+}
+
+/// Active games waiting on `user`, longest wait first.
+pub async fn waiting_on(conn: &mut Conn, user: Uuid) -> QueryResult<Vec<Game>> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::Bool;
+    games::table
+        .inner_join(seats::table)
+        .filter(seats::user_id.eq(user))
+        .filter(games::status.eq("active"))
+        .filter(sql::<Bool>("seats.seat = ANY(games.to_act)"))
+        .order((games::waiting_since.asc(), games::id.asc()))
+        .select(Game::as_select())
+        .load(conn)
+        .await
+}

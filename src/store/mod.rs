@@ -1,0 +1,58 @@
+//! The store: diesel over PostgreSQL. Games are event logs with a snapshot; nothing here knows
+//! HTTP, and the rules engine is reached only through serialized JSON.
+//!
+//! Query functions take `&mut Conn` so that a use case in `service` can compose several of
+//! them inside one transaction.
+
+#[path = "cluster_stub.rs"]
+pub mod cluster;
+pub mod events;
+pub mod games;
+pub mod idempotency;
+pub mod models;
+pub mod outbox;
+pub mod schema;
+pub mod users;
+
+use anyhow::Context;
+use diesel::Connection;
+use diesel_async::AsyncPgConnection;
+use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+use diesel_async::pooled_connection::AsyncDieselConnectionManager;
+use diesel_async::pooled_connection::deadpool::{Object, Pool as Deadpool};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+pub use diesel::result::Error as DbError;
+
+pub type Conn = AsyncPgConnection;
+pub type Pool = Deadpool<AsyncPgConnection>;
+pub type PooledConn = Object<AsyncPgConnection>;
+
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
+/// A connection pool of `size` connections to `url`.
+pub fn pool(url: &str, size: usize) -> anyhow::Result<Pool> {
+    let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new(url);
+    Pool::builder(manager)
+        .max_size(size)
+        .build()
+        .context("building the database pool")
+}
+
+/// Runs the pending migrations (embedded in the binary) against `url`.
+pub async fn migrate(url: &str) -> anyhow::Result<()> {
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+        let mut conn = AsyncConnectionWrapper::<AsyncPgConnection>::establish(&url)
+            .context("connecting to the database to migrate")?;
+        let applied = conn
+            .run_pending_migrations(MIGRATIONS)
+            .map_err(|e| anyhow::anyhow!("running migrations: {e}"))?;
+        for m in applied {
+            tracing::info!(migration = %m, "applied migration");
+        }
+        Ok(())
+    })
+    .await
+    .context("migration task")?
+}

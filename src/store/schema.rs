@@ -1,0 +1,97 @@
+// The diesel schema of migrations/ (kept by hand, checked by the store tests).
+
+diesel::table! {
+    users (id) {
+        id -> Uuid,
+        email -> Text,
+        display_name -> Text,
+        password_hash -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Uuid,
+        ruleset -> Text,
+        options -> Jsonb,
+        seat_count -> Int4,
+        status -> Text,
+        version -> Int8,
+        state -> Nullable<Jsonb>,
+        seed -> Bytea,
+        seed_sha256 -> Text,
+        to_act -> Array<Int4>,
+        outcome -> Nullable<Jsonb>,
+        created_by -> Uuid,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        waiting_since -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    seats (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int4,
+        user_id -> Uuid,
+        joined_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    game_events (game_id, seq) {
+        game_id -> Uuid,
+        seq -> Int8,
+        actor -> Text,
+        seat -> Nullable<Int4>,
+        kind -> Text,
+        action -> Jsonb,
+        visible_to -> Nullable<Array<Int4>>,
+        redacted -> Nullable<Jsonb>,
+        description -> Text,
+        redacted_description -> Nullable<Text>,
+        created_at -> Timestamptz,
+        request_id -> Nullable<Uuid>,
+    }
+}
+
+diesel::table! {
+    outbox (id) {
+        id -> Int8,
+        game_id -> Nullable<Uuid>,
+        user_id -> Uuid,
+        kind -> Text,
+        payload -> Jsonb,
+        status -> Text,
+        attempts -> Int4,
+        next_attempt_at -> Timestamptz,
+        lease_until -> Nullable<Timestamptz>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamptz,
+        sent_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> Uuid,
+        key -> Text,
+        request_sha256 -> Text,
+        response_status -> Nullable<Int4>,
+        response_body -> Nullable<Jsonb>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(seats -> games (game_id));
+diesel::joinable!(seats -> users (user_id));
+diesel::joinable!(game_events -> games (game_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    games,
+    seats,
+    game_events,
+    outbox,
+    idempotency_keys
+);

@@ -1,0 +1,40 @@
+//! Users.
+
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use uuid::Uuid;
+
+use super::Conn;
+use super::models::{NewUser, User};
+use super::schema::users;
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// Inserts a user; `Ok(None)` when the email (case-insensitively) is taken.
+pub async fn insert(conn: &mut Conn, new: NewUser<'_>) -> QueryResult<Option<User>> {
+    diesel::insert_into(users::table)
+        .values(new)
+        .on_conflict_do_nothing()
+        .returning(User::as_returning())
+        .get_result(conn)
+        .await
+        .optional()
+}
+
+pub async fn by_email(conn: &mut Conn, email: &str) -> QueryResult<Option<User>> {
+    users::table
+        .filter(lower(users::email).eq(email.to_lowercase()))
+        .select(User::as_select())
+        .first(conn)
+        .await
+        .optional()
+}
+
+pub async fn by_id(conn: &mut Conn, id: Uuid) -> QueryResult<Option<User>> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .await
+        .optional()
+}
