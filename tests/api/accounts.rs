@@ -1,0 +1,115 @@
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn register_login_and_me() {
+    let app = spawn_app().await;
+    let body = json!({"email": "Ada@Example.test", "password": "analytical engine", "display_name": "Ada"});
+    let reg = app
+        .request(Method::POST, "/v1/auth/register", None, Some(&body), &[])
+        .await
+        .expect(201);
+    assert_eq!(reg["user"]["display_name"], "Ada");
+    assert!(
+        reg["token"]
+            .as_str()
+            .is_some_and(|t| t.split('.').count() == 3)
+    );
+
+    // The same address in another case is the same account.
+    let again = json!({"email": "ada@example.TEST", "password": "another password", "display_name": "Ada 2"});
+    app.request(Method::POST, "/v1/auth/register", None, Some(&again), &[])
+        .await
+        .expect_problem(409, "email-taken");
+
+    let login = app
+        .request(
+            Method::POST,
+            "/v1/auth/login",
+            None,
+            Some(&json!({"email": "ada@example.test", "password": "analytical engine"})),
+            &[],
+        )
+        .await
+        .expect(200);
+    let token = login["token"].as_str().unwrap();
+    assert!(login["expires_at"].is_string());
+    let me = app
+        .request(Method::GET, "/v1/me", Some(token), None, &[])
+        .await
+        .expect(200);
+    assert_eq!(me["email"], "Ada@Example.test");
+    assert_eq!(me["id"], reg["user"]["id"]);
+
+    app.request(
+        Method::POST,
+        "/v1/auth/login",
+        None,
+        Some(&json!({"email": "ada@example.test", "password": "difference engine"})),
+        &[],
+    )
+    .await
+    .expect_problem(401, "invalid-credentials");
+    app.request(
+        Method::POST,
+        "/v1/auth/login",
+        None,
+        Some(&json!({"email": "nobody@example.test", "password": "difference engine"})),
+        &[],
+    )
+    .await
+    .expect_problem(401, "invalid-credentials");
+}
+
+#[tokio::test]
+async fn passwords_are_stored_as_argon2id_hashes() {
+    let app = spawn_app().await;
+    app.register("Hash").await;
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        password_hash: String,
+    }
+    use diesel_async::{AsyncConnection, RunQueryDsl};
+    let mut conn = diesel_async::AsyncPgConnection::establish(&app.database_url)
+        .await
+        .unwrap();
+    let rows: Vec<Row> = diesel::sql_query("SELECT password_hash FROM users")
+        .load(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0].password_hash.starts_with("$argon2id$"));
+    assert!(!rows[0].password_hash.contains("correct horse"));
+}
+
+#[tokio::test]
+async fn invalid_registrations_are_refused_and_write_nothing() {
+    let app = spawn_app().await;
+    for (body, why) in [
+        (
+            json!({"email": "not-an-email", "password": "long enough", "display_name": "X"}),
+            "email",
+        ),
+        (
+            json!({"email": "x@example.test", "password": "short", "display_name": "X"}),
+            "password",
+        ),
+        (
+            json!({"email": "x@example.test", "password": "long enough", "display_name": "  "}),
+            "name",
+        ),
+    ] {
+        let problem = app
+            .request(Method::POST, "/v1/auth/register", None, Some(&body), &[])
+            .await
+            .expect_problem(422, "invalid-request");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(why),
+            "{problem}"
+        );
+    }
+    assert_eq!(app.count("users").await, 0);
+}

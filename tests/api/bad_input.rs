@@ -1,0 +1,190 @@
+//! "Bad input — malformed JSON, unknown fields, unknown ruleset, wrong seat count, a body over
+//! the size limit, a forged or expired JWT — gets a 4xx problem+json, never a 5xx, and writes
+//! nothing."
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::helpers::spawn_app;
+
+async fn rows(app: &crate::helpers::TestApp) -> Vec<i64> {
+    let mut counts = vec![];
+    for t in [
+        "users",
+        "games",
+        "seats",
+        "game_events",
+        "outbox",
+        "idempotency_keys",
+    ] {
+        counts.push(app.count(t).await);
+    }
+    counts
+}
+
+#[tokio::test]
+async fn bad_input_gets_problem_json_and_writes_nothing() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let before = rows(&app).await;
+
+    // Malformed JSON.
+    app.raw_post(
+        "/v1/games",
+        Some(&ann.token),
+        "application/json",
+        b"{\"ruleset\": ".to_vec(),
+    )
+    .await
+    .expect_problem(400, "malformed-request");
+    app.raw_post(
+        "/v1/auth/register",
+        None,
+        "application/json",
+        b"[1,2,3]".to_vec(),
+    )
+    .await
+    .expect_problem(400, "malformed-request");
+    // Not JSON at all.
+    app.raw_post(
+        "/v1/games",
+        Some(&ann.token),
+        "text/plain",
+        b"hello".to_vec(),
+    )
+    .await
+    .expect_problem(415, "unsupported-media-type");
+    // Unknown fields.
+    app.post(
+        "/v1/games",
+        &ann,
+        &json!({"ruleset": "bag-of-fate", "seats": 3, "colour": "red"}),
+    )
+    .await
+    .expect_problem(400, "malformed-request");
+    // Unknown ruleset.
+    app.post("/v1/games", &ann, &json!({"ruleset": "chess", "seats": 2}))
+        .await
+        .expect_problem(422, "unknown-ruleset");
+    // Wrong seat counts.
+    for seats in [0, 1, 6, -3, 1_000_000] {
+        app.post(
+            "/v1/games",
+            &ann,
+            &json!({"ruleset": "bag-of-fate", "seats": seats}),
+        )
+        .await
+        .expect_problem(422, "invalid-seat-count");
+    }
+    // Bad options.
+    app.post(
+        "/v1/games",
+        &ann,
+        &json!({"ruleset": "bag-of-fate", "seats": 3, "options": {"turbo": true}}),
+    )
+    .await
+    .expect_problem(422, "invalid-request");
+    // A body over the size limit (64 KiB by default).
+    let huge =
+        json!({"ruleset": "bag-of-fate", "seats": 3, "options": {"pad": "x".repeat(70_000)}});
+    app.raw_post(
+        "/v1/games",
+        Some(&ann.token),
+        "application/json",
+        serde_json::to_vec(&huge).unwrap(),
+    )
+    .await
+    .expect_problem(413, "payload-too-large");
+    // Bad path and query parameters.
+    app.get("/v1/games/not-a-uuid", &ann)
+        .await
+        .expect_problem(400, "malformed-request");
+    app.get("/v1/games?limit=0", &ann)
+        .await
+        .expect_problem(400, "malformed-request");
+    app.get("/v1/games?limit=abc", &ann)
+        .await
+        .expect_problem(400, "malformed-request");
+    app.get(&format!("/v1/games/{}", uuid::Uuid::new_v4()), &ann)
+        .await
+        .expect_problem(404, "not-found");
+
+    assert_eq!(rows(&app).await, before, "bad input wrote something");
+}
+
+#[tokio::test]
+async fn forged_expired_or_missing_tokens_are_401() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let body = json!({"ruleset": "bag-of-fate", "seats": 3});
+
+    // Missing.
+    app.request(Method::POST, "/v1/games", None, Some(&body), &[])
+        .await
+        .expect_problem(401, "unauthorized");
+    // Garbage.
+    app.request(Method::POST, "/v1/games", Some("garbage"), Some(&body), &[])
+        .await
+        .expect_problem(401, "unauthorized");
+    // Forged: a valid token's claims signed with another key.
+    let forged = turnpost::auth::Jwt::new(b"some other key entirely, not ours!", 3600)
+        .issue(ann.id, chrono::Utc::now())
+        .unwrap()
+        .0;
+    app.request(Method::POST, "/v1/games", Some(&forged), Some(&body), &[])
+        .await
+        .expect_problem(401, "unauthorized");
+    // Tampered: our token with its payload changed.
+    let mut parts: Vec<String> = ann.token.split('.').map(str::to_owned).collect();
+    parts[1] = parts[1].chars().rev().collect();
+    app.request(
+        Method::POST,
+        "/v1/games",
+        Some(&parts.join(".")),
+        Some(&body),
+        &[],
+    )
+    .await
+    .expect_problem(401, "unauthorized");
+    // "alg: none".
+    let none = format!(
+        "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{}.",
+        ann.token.split('.').nth(1).unwrap()
+    );
+    app.request(Method::GET, "/v1/me", Some(&none), None, &[])
+        .await
+        .expect_problem(401, "unauthorized");
+
+    assert_eq!(app.count("games").await, 0);
+}
+
+#[tokio::test]
+async fn expired_tokens_are_refused() {
+    // Tokens that expired a second after they were issued.
+    let app = crate::helpers::spawn_app_with(|s| s.jwt_ttl_secs = -10).await;
+    let body =
+        json!({"email": "old@example.test", "password": "long enough", "display_name": "Old"});
+    let reg = app
+        .request(Method::POST, "/v1/auth/register", None, Some(&body), &[])
+        .await
+        .expect(201);
+    let problem = app
+        .request(Method::GET, "/v1/me", reg["token"].as_str(), None, &[])
+        .await
+        .expect_problem(401, "unauthorized");
+    assert!(problem["detail"].as_str().unwrap().contains("expired"));
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_problems() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    app.get("/v1/nothing-here", &ann)
+        .await
+        .expect_problem(404, "not-found");
+    let r = app
+        .request(Method::DELETE, "/v1/rulesets", Some(&ann.token), None, &[])
+        .await;
+    assert!(r.status.is_client_error());
+    assert!(r.content_type.starts_with("application/problem+json"));
+}

@@ -1,0 +1,304 @@
+//! The test harness: a real server on a random loopback port over a fresh PostgreSQL
+//! database per test (`DATABASE_URL`'s server when set, otherwise one private cluster per
+//! test process, started from the local PostgreSQL binaries).
+
+use std::sync::OnceLock;
+
+use diesel::sql_types::BigInt;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use turnpost::app::Application;
+use turnpost::config::Settings;
+use turnpost::store::cluster::Cluster;
+use uuid::Uuid;
+
+/// The server every test database is created on.
+fn server_url() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| match std::env::var("DATABASE_URL") {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+            let cluster = CLUSTER.get_or_init(|| {
+                Cluster::start_ephemeral()
+                    .expect("start a private PostgreSQL cluster for the tests")
+            });
+            cluster.url("postgres")
+        }
+    })
+}
+
+/// `url` with its database name replaced.
+fn with_database(url: &str, database: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map(|i| scheme_end + i)
+        .unwrap_or(base.len());
+    let mut out = format!("{}/{database}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// A fresh, empty database on the test server.
+pub async fn fresh_database() -> String {
+    let name = format!("turnpost_test_{}", Uuid::new_v4().simple());
+    let admin = server_url();
+    let mut conn = AsyncPgConnection::establish(admin)
+        .await
+        .expect("connect to the test PostgreSQL server");
+    diesel::sql_query(format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .expect("create a test database");
+    with_database(admin, &name)
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub database_url: String,
+    pub client: reqwest::Client,
+    _data_dir: tempfile::TempDir,
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    let database_url = fresh_database().await;
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut settings = Settings {
+        addr: "127.0.0.1:0".parse().expect("addr"),
+        data_dir: data_dir.path().to_path_buf(),
+        database_url: Some(database_url.clone()),
+        jwt_secret: Some(format!("test-secret-{}", Uuid::new_v4())),
+        db_pool_size: 24,
+        ..Settings::default()
+    };
+    tweak(&mut settings);
+    let app = Application::build(&settings, &database_url)
+        .await
+        .expect("build the application");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run());
+    TestApp {
+        base,
+        database_url,
+        client: reqwest::Client::new(),
+        _data_dir: data_dir,
+    }
+}
+
+/// A registered user with a token.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub id: Uuid,
+    pub token: String,
+    pub email: String,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    #[track_caller]
+    pub fn expect(self, status: u16) -> Value {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "unexpected status; body: {}",
+            self.text
+        );
+        self.body
+    }
+
+    /// Asserts a problem+json error of this status and type slug.
+    #[track_caller]
+    pub fn expect_problem(self, status: u16, slug: &str) -> Value {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "unexpected status; body: {}",
+            self.text
+        );
+        assert!(
+            self.content_type.starts_with("application/problem+json"),
+            "content type {:?}, body {}",
+            self.content_type,
+            self.text
+        );
+        assert_eq!(
+            self.body["type"],
+            format!("https://turnpost.dev/problems/{slug}"),
+            "problem type; body: {}",
+            self.text
+        );
+        assert_eq!(self.body["status"], status);
+        self.body
+    }
+}
+
+impl TestApp {
+    pub async fn request(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let res = req.send().await.expect("send request");
+        reply(res).await
+    }
+
+    pub async fn get(&self, path: &str, who: &Player) -> Reply {
+        self.request(Method::GET, path, Some(&who.token), None, &[])
+            .await
+    }
+
+    pub async fn post(&self, path: &str, who: &Player, body: &Value) -> Reply {
+        self.request(Method::POST, path, Some(&who.token), Some(body), &[])
+            .await
+    }
+
+    pub async fn raw_post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> Reply {
+        let mut req = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("content-type", content_type)
+            .body(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        reply(req.send().await.expect("send request")).await
+    }
+
+    pub async fn register(&self, name: &str) -> Player {
+        let email = format!(
+            "{}-{}@example.test",
+            name.to_lowercase(),
+            Uuid::new_v4().simple()
+        );
+        let body = self
+            .request(
+                Method::POST,
+                "/v1/auth/register",
+                None,
+                Some(&json!({"email": email, "password": "correct horse battery", "display_name": name})),
+                &[],
+            )
+            .await
+            .expect(201);
+        Player {
+            id: body["user"]["id"]
+                .as_str()
+                .expect("user id")
+                .parse()
+                .expect("uuid"),
+            token: body["token"].as_str().expect("token").to_owned(),
+            email,
+        }
+    }
+
+    /// Creates a game as `players[0]` and seats everybody else; returns the game id.
+    pub async fn start_game(&self, ruleset: &str, players: &[Player], options: Value) -> Uuid {
+        let game = self
+            .post(
+                "/v1/games",
+                &players[0],
+                &json!({"ruleset": ruleset, "seats": players.len(), "options": options}),
+            )
+            .await
+            .expect(201);
+        let id: Uuid = game["id"].as_str().expect("id").parse().expect("uuid");
+        for p in &players[1..] {
+            self.post(&format!("/v1/games/{id}/join"), p, &json!({}))
+                .await
+                .expect(200);
+        }
+        id
+    }
+
+    /// Counts rows of a table, straight from the database (to prove nothing was written).
+    pub async fn count(&self, table: &str) -> i64 {
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let mut conn = AsyncPgConnection::establish(&self.database_url)
+            .await
+            .expect("connect");
+        let row: Count = diesel::sql_query(format!("SELECT count(*) AS n FROM {table}"))
+            .get_result(&mut conn)
+            .await
+            .expect("count");
+        row.n
+    }
+}
+
+async fn reply(res: reqwest::Response) -> Reply {
+    let status = res.status();
+    let content_type = res
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let text = res.text().await.expect("body");
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        content_type,
+        body,
+        text,
+    }
+}
+
+/// A small deterministic PRNG for choosing among legal actions (tests must be reproducible).
+pub struct Picker(u64);
+
+impl Picker {
+    pub fn new(seed: u64) -> Self {
+        Picker(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n.max(1) as u64) as usize
+    }
+}

@@ -1,0 +1,6 @@
+//! Integration tests over real HTTP against real PostgreSQL; one binary (see helpers.rs).
+
+mod accounts;
+mod bad_input;
+mod helpers;
+mod openapi;
