@@ -1,6 +1,9 @@
 //! The pure rules engine: no I/O, no clock, no RNG, no database, no HTTP.
 //! See `contract` for the `Ruleset` trait and `registry` for the erased view the service uses.
 
+pub mod bag_of_fate;
+#[cfg(test)]
+pub mod conformance;
 mod contract;
 pub mod registry;
 

@@ -234,7 +234,8 @@ pub struct Registry {
 impl Registry {
     /// The registry of all hosted rulesets.
     pub fn standard() -> Self {
-        let games: Vec<Box<dyn Game>> = vec![];
+        let games: Vec<Box<dyn Game>> =
+            vec![Box::new(Erased::<super::bag_of_fate::BagOfFate>::default())];
         Registry { games }
     }
 

@@ -123,6 +123,7 @@ impl Cluster {
     pub fn start(dir: &Path) -> Result<Cluster> {
         let dir = std::path::absolute(dir)
             .with_context(|| format!("resolving the cluster directory {}", dir.display()))?;
+        check_own_dir(&dir)?;
         if let Some((pid, port)) = find_running(&dir)? {
             info!(dir = %dir.display(), port, pid, "reusing the running PostgreSQL cluster");
             return Ok(Cluster {
@@ -544,6 +545,23 @@ fn command(program: &Path, user: Option<User>) -> Command {
     cmd
 }
 
+/// Without root, only a cluster directory of this user's own can be used: PostgreSQL keeps it
+/// private to its owner. (As root, [`prepare_dir`] checks it belongs to the server user.)
+fn check_own_dir(dir: &Path) -> Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    match fs::metadata(dir) {
+        Ok(meta) if me != 0 && meta.uid() != me => bail!(
+            "the cluster directory {} belongs to another user (uid {}; it was created when \
+             Turnpost ran as root or as that user): run Turnpost as that user, or choose another \
+             data directory",
+            dir.display(),
+            meta.uid()
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// Creates the cluster directory (mode 0700) if needed; as root, hands it to the server user
 /// and checks that user can reach it.
 fn prepare_dir(dir: &Path, user: Option<User>, bins: &Binaries) -> Result<()> {
@@ -842,7 +860,9 @@ enum NotReady {
 }
 
 /// Waits until the postmaster `pid` accepts connections on 127.0.0.1:`port`: its pid file says
-/// `ready` (PostgreSQL 10 and later; older ones do not say) and a TCP connection succeeds.
+/// `ready` and a TCP connection succeeds. The TCP port is open well before the server takes
+/// connections ("the database system is starting up"), so the status is what counts; only
+/// servers before PostgreSQL 10, which write none, are taken at the TCP port's word.
 fn wait_ready(
     dir: &Path,
     port: u16,
@@ -852,16 +872,21 @@ fn wait_ready(
 ) -> Result<(), NotReady> {
     let deadline = Instant::now() + timeout;
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let writes_status = cluster_version(dir)
+        .ok()
+        .flatten()
+        .and_then(|version| version.split('.').next()?.parse::<u32>().ok())
+        .is_none_or(|major| major >= 10);
     loop {
         if !alive() {
             return Err(NotReady::Exited);
         }
         let ready = read_pidfile(dir).ok().flatten().is_some_and(|file| {
             file.pid == pid
-                && file
-                    .status
-                    .as_deref()
-                    .is_none_or(|status| status == "ready")
+                && match file.status.as_deref() {
+                    Some(status) => status == "ready",
+                    None => !writes_status,
+                }
         });
         if ready && TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
             return Ok(());
@@ -1406,6 +1431,25 @@ mod tests {
             dir.join("PG_VERSION").is_file(),
             "stop keeps a persistent cluster"
         );
+
+        // A server that fails to start is reported with the end of its log.
+        let mut config = OpenOptions::new()
+            .append(true)
+            .open(dir.join("postgresql.conf"))
+            .unwrap();
+        writeln!(config, "no_such_setting = 1").unwrap();
+        let err = format!("{:#}", Cluster::start(&dir).unwrap_err());
+        assert!(err.contains("exited while starting"), "{err}");
+        assert!(err.contains("\"no_such_setting\""), "{err}");
+        assert!(read_pidfile(&dir).unwrap().is_none());
+    }
+
+    #[test]
+    fn port_conflicts_are_recognised() {
+        let log = "LOG:  could not bind IPv4 address \"127.0.0.1\": Address already in use\n\
+                   FATAL:  could not create any TCP/IP sockets\n";
+        assert!(port_taken(log));
+        assert!(!port_taken("FATAL:  data directory has wrong ownership"));
     }
 
     #[test]
@@ -1452,7 +1496,7 @@ mod tests {
     }
 
     /// Not a test of its own: [`run_helper`] runs it in a child process, which starts an
-    /// ephemeral cluster, reports it and then ends as `HELPER_ENV` says.
+    /// ephemeral cluster, reports it and, told to go on, ends as `HELPER_ENV` says.
     #[test]
     #[ignore = "run in a child process by the ephemeral_cluster_* tests"]
     fn ephemeral_helper_process() {
@@ -1466,13 +1510,14 @@ mod tests {
             cluster.dir().display()
         );
         std::io::stdout().flush().unwrap();
+        // Wait for the parent to look at the cluster (it kills us meanwhile in "kill" mode);
+        // end of input counts too, so that a helper whose parent failed does not linger.
+        let mut line = String::new();
+        let _ = std::io::stdin().read_line(&mut line);
         match mode.as_str() {
-            "exit" => {}
             "panic" => panic!("the helper panics on purpose"),
             "abort" => std::process::abort(),
-            _ => loop {
-                thread::sleep(Duration::from_secs(1));
-            },
+            _ => {}
         }
     }
 
@@ -1500,16 +1545,27 @@ mod tests {
                 "--test-threads=1",
             ])
             .env(HELPER_ENV, mode)
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        // libtest prints the report on its `test … ` line. Read on a thread of its own, so that
+        // a helper that never reports is killed rather than waited for forever.
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        let ready = stdout
-            .lines()
-            .map(Result::unwrap)
-            .find_map(|line| line.strip_prefix("READY ").map(str::to_owned))
-            .expect("the helper reports its cluster");
+        let (sender, receiver) = mpsc::channel();
+        thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if let Some((_, ready)) = line.split_once("READY ") {
+                    let _ = sender.send(ready.to_owned());
+                }
+            }
+        });
+        let Ok(ready) = receiver.recv_timeout(Duration::from_secs(60)) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the helper did not report its cluster");
+        };
         let (pid, dir) = ready.split_once(' ').unwrap();
         let postmaster: libc::pid_t = pid.parse().unwrap();
         let backends = children_of(postmaster);
@@ -1519,6 +1575,8 @@ mod tests {
         );
         if mode == "kill" {
             send_signal(child.id() as libc::pid_t, libc::SIGKILL).unwrap();
+        } else {
+            child.stdin.take().unwrap().write_all(b"go\n").unwrap();
         }
         child.wait().unwrap();
         Helper {

@@ -2,5 +2,8 @@
 
 mod accounts;
 mod bad_input;
+mod games;
 mod helpers;
 mod openapi;
+mod play;
+mod secrets;

@@ -1,0 +1,116 @@
+//! "The Wizard Always Wins" (Bag of Fate): choose a character each round, draw and play
+//! element cards and tokens, turn in sets to level up and put gems into the Bag of Fate; the
+//! Wizard who draws their own gem wins. Rulings and the step-by-step mapping onto the engine
+//! are in `docs/rules/bag-of-fate.md`.
+//!
+//! - `data`: elements, cards, tokens and characters as data (stand-ins from CONTENT.md).
+//! - `state`: the state and the questions asked of it.
+//! - `flow`: automatic steps (skips, forced choices, token effects, end of turn, clean-up).
+//! - `actions`: the action type, `next`, legal actions and `apply`.
+//! - `view`: views, log visibility, redaction and descriptions.
+
+mod actions;
+mod data;
+mod flow;
+#[cfg(test)]
+mod secrets;
+mod state;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+pub use actions::Action;
+pub use data::{Card, Character, Element, Token};
+pub use state::{Item, Phase, Player, State};
+
+#[cfg(test)]
+pub(crate) use secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
+
+use crate::rules::{
+    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// The ruleset.
+pub struct BagOfFate;
+
+/// The rulebook has no variants, so there are no options.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {}
+
+impl Ruleset for BagOfFate {
+    const ID: &'static str = "bag-of-fate";
+    const NAME: &'static str = "The Wizard Always Wins (Bag of Fate)";
+
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+
+    fn option_docs() -> Vec<OptionDoc> {
+        Vec::new()
+    }
+
+    fn seats(_options: &Options) -> RangeInclusive<usize> {
+        2..=5
+    }
+
+    fn new_game(options: &Options, seats: usize) -> Result<State, SetupError> {
+        if !Self::seats(options).contains(&seats) {
+            return Err(SetupError(format!(
+                "{} takes 2 to 5 players, not {seats}",
+                Self::NAME
+            )));
+        }
+        let mut state = State::new(seats);
+        flow::advance(&mut state);
+        Ok(state)
+    }
+
+    fn next(state: &State) -> Next<Action> {
+        actions::next(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        actions::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+        actions::apply(state, actor, action)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
+        view::view(state, viewer)
+    }
+
+    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
+        view::visibility(state, actor, action)
+    }
+
+    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
+        view::redact(state, actor, action)
+    }
+
+    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+        view::describe(state, actor, action, viewer)
+    }
+
+    /// When a deadline passes: end the turn rather than turn in sets, give up a trade or a
+    /// set in progress, and otherwise take the first legal choice (the lowest-numbered
+    /// character, the first card).
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        let legal = actions::legal_actions(state, seat);
+        [
+            Action::EndTurn,
+            Action::SkipTrade,
+            Action::CancelTrade,
+            Action::CancelSet,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .or_else(|| legal.into_iter().next())
+    }
+}

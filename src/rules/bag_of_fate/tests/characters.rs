@@ -1,0 +1,376 @@
+//! Each character's actions, in order, and the token effects.
+
+use super::*;
+use crate::rules::Visibility;
+
+// "Draw a Card: Take the top Element Card from the deck and add it to your hand." /
+// "Play a Card: Choose an Element Card from your hand and turn it face up in front of you."
+// (Queen: draw 1 card, play 1 card.)
+#[test]
+fn queen_draws_one_card_then_plays_one() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Queen);
+    assert!(is_chance(&state));
+    assert_eq!(
+        Game::visibility(&state, Actor::Chance, &Action::DrawCard(card(Crystals, 2))),
+        Visibility::Seats(vec![0])
+    );
+    draw_card(&mut state, card(Crystals, 2));
+    assert_eq!(state.players[0].hand.len(), 4);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        (0..4).map(Action::PlayCard).collect::<Vec<_>>()
+    );
+    // The hand is sorted: Potions, Flowers, Snails, Crystals.
+    decide(&mut state, 0, Action::PlayCard(3));
+    assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
+    assert_eq!(state.players[0].hand.len(), 3);
+    // No set to turn in: the turn is over.
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Oracle: "look at the top 3 cards, keep 1, discard the others, play 1 card" (CONTENT.md).
+#[test]
+fn oracle_looks_at_three_keeps_one_discards_two_and_plays_one() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Oracle);
+    draw_card(&mut state, card(Snails, 3));
+    draw_card(&mut state, card(Crystals, 1));
+    draw_card(&mut state, card(Snails, 3));
+    assert_eq!(
+        state.players[0].hand.len(),
+        3,
+        "looked-at cards are not in hand"
+    );
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        (0..3).map(Action::KeepCard).collect::<Vec<_>>()
+    );
+    decide(&mut state, 0, Action::KeepCard(1));
+    assert!(state.looked_at.is_empty());
+    assert!(state.players[0].hand.contains(&card(Crystals, 1)));
+    assert_eq!(state.discards, vec![card(Snails, 3), card(Snails, 3)]);
+    // Then play one card.
+    assert_eq!(Game::legal_actions(&state, 0).len(), 4);
+    decide(&mut state, 0, Action::PlayCard(3));
+    assert_eq!(state.players[0].face_up, vec![card(Crystals, 1)]);
+    assert_eq!(waiting_for(&state), vec![1]);
+    assert_eq!(card_count(&state), 60);
+}
+
+// Ruling: when every looked-at card is the same, keeping one is not a question.
+#[test]
+fn oracle_keeps_without_asking_when_all_three_cards_are_alike() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Oracle);
+    for _ in 0..3 {
+        draw_card(&mut state, card(Mushrooms, 1));
+    }
+    assert!(state.players[0].hand.contains(&card(Mushrooms, 1)));
+    assert_eq!(state.discards.len(), 2);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        (0..4).map(Action::PlayCard).collect::<Vec<_>>()
+    );
+}
+
+// Trader: "draw 1 card, play 1 card, trade 1 face-up card or token with another player";
+// "the Trader swaps one of their face-up cards or kept tokens for one of a chosen opponent's"
+#[test]
+fn trader_draws_plays_then_swaps_with_a_chosen_player() {
+    let mut state = start(3);
+    lay_out(&mut state, 2, &[card(Mushrooms, 2)]);
+    keep_tokens(&mut state, 2, &[Flowers]);
+    choose(&mut state, 0, Character::Trader);
+    draw_card(&mut state, card(Crystals, 3));
+    decide(&mut state, 0, Action::PlayCard(3));
+    // Seat 1 has nothing face up, so only seat 2 can be a partner.
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![Action::TradeWith(2), Action::SkipTrade]
+    );
+    decide(&mut state, 0, Action::TradeWith(2));
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![
+            Action::TradeTake(Item::Card(card(Mushrooms, 2))),
+            Action::TradeTake(Item::Token(Flowers)),
+            Action::CancelTrade
+        ]
+    );
+    decide(
+        &mut state,
+        0,
+        Action::TradeTake(Item::Card(card(Mushrooms, 2))),
+    );
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![
+            Action::TradeGive(Item::Card(card(Crystals, 3))),
+            Action::CancelTrade
+        ]
+    );
+    decide(
+        &mut state,
+        0,
+        Action::TradeGive(Item::Card(card(Crystals, 3))),
+    );
+    assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 2)]);
+    assert_eq!(state.players[2].face_up, vec![card(Crystals, 3)]);
+    assert_eq!(state.players[2].tokens, vec![Flowers]);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling: the trade is optional, and may be started over before it is made.
+#[test]
+fn trader_may_cancel_or_skip_the_trade() {
+    let mut state = start(2);
+    keep_tokens(&mut state, 1, &[Potions]);
+    choose(&mut state, 0, Character::Trader);
+    draw_card(&mut state, card(Crystals, 3));
+    decide(&mut state, 0, Action::PlayCard(3));
+    decide(&mut state, 0, Action::TradeWith(1));
+    decide(&mut state, 0, Action::TradeTake(Item::Token(Potions)));
+    decide(&mut state, 0, Action::CancelTrade);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![Action::TradeWith(1), Action::SkipTrade]
+    );
+    decide(&mut state, 0, Action::SkipTrade);
+    assert_eq!(state.players[1].tokens, vec![Potions]);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling: with nobody to trade with, the trade is skipped.
+#[test]
+fn trader_without_a_partner_skips_the_trade() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Trader);
+    draw_card(&mut state, card(Crystals, 3));
+    decide(&mut state, 0, Action::PlayCard(3));
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// "Draw Tokens Equal to Your Level: ... blindly pull that many tokens out of the Bag of Fate.
+// Pull the tokens out first, then resolve each effect." (Apprentice)
+#[test]
+fn apprentice_draws_tokens_equal_to_level_all_first_then_resolves() {
+    let mut state = start(2);
+    state.players[0].level = 2;
+    choose(&mut state, 0, Character::Apprentice);
+    draw_token(&mut state, Token::LevelUp);
+    // Not resolved yet: the level is still 2, so two draws in all.
+    assert_eq!(state.players[0].level, 2);
+    assert_eq!(state.drawn, vec![Token::LevelUp]);
+    // Without replacement: two Level-Up tokens are left in the bag.
+    assert!(outcomes(&state).contains(&(Action::DrawToken(Token::LevelUp), 2)));
+    draw_token(&mut state, Token::AddAGem);
+    assert_eq!(state.players[0].level, 3);
+    assert_eq!(state.players[0].gems, 7);
+    assert_eq!(state.gems_in_bag(0), 1);
+    assert!(state.drawn.is_empty());
+    // "Return ALL other tokens to the Bag of Fate."
+    assert_eq!(state.bag.len(), 31 + 1);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Token chart, Apprentice, Farmer or Hunter: an element token — "Keep the token in front of
+// you to complete sets."; a gem — "No effect."; "Keep Element Tokens. Return ALL other tokens
+// to the Bag of Fate."
+#[test]
+fn element_tokens_are_kept_and_gems_go_back() {
+    let mut state = start(2);
+    add_gems(&mut state, 1, 1);
+    state.players[0].level = 3;
+    choose(&mut state, 0, Character::Apprentice);
+    draw_token(&mut state, Token::Element(Snails));
+    draw_token(&mut state, Token::Gem(1));
+    draw_token(&mut state, Token::Element(Snails));
+    assert_eq!(state.players[0].tokens, vec![Snails, Snails]);
+    assert_eq!(state.gems_in_bag(1), 1);
+    assert_eq!(state.bag.len(), 31 + 1 - 2);
+    assert_eq!(state.players[0].level, 3);
+    assert_eq!(token_count(&state), 31 + 16);
+}
+
+// Token chart: Add-a-Gem — "Add 1 of your Gems to the Bag of Fate." Ruling: with no gems
+// left in the supply it does nothing.
+#[test]
+fn add_a_gem_with_an_empty_supply_does_nothing() {
+    let mut state = start(2);
+    add_gems(&mut state, 0, 8);
+    choose(&mut state, 0, Character::Apprentice);
+    draw_token(&mut state, Token::AddAGem);
+    assert_eq!(state.gems_in_bag(0), 8);
+    assert_eq!(state.players[0].gems, 0);
+    assert_eq!(token_count(&state), 31 + 16);
+}
+
+// Token chart: Level-Up — "Turn your Level Dial up 1 Level." (CONTENT.md: level cap 6)
+#[test]
+fn level_up_stops_at_six() {
+    let mut state = start(2);
+    state.players[0].level = 6;
+    choose(&mut state, 0, Character::Apprentice);
+    for _ in 0..3 {
+        draw_token(&mut state, Token::LevelUp);
+    }
+    // Six draws at level 6: the bag still holds enough.
+    for _ in 0..3 {
+        draw_token(&mut state, Token::Element(Potions));
+    }
+    assert_eq!(state.players[0].level, 6);
+    assert_eq!(state.players[0].tokens.len(), 3);
+}
+
+// Farmer: "draw 2 cards and 1 token, play 1 card" (CONTENT.md).
+#[test]
+fn farmer_draws_two_cards_and_a_token_then_plays_one() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Farmer);
+    draw_card(&mut state, card(Mushrooms, 3));
+    assert!(is_chance(&state));
+    draw_card(&mut state, card(Mushrooms, 1));
+    // Now the token.
+    assert!(
+        outcomes(&state)
+            .iter()
+            .all(|(a, _)| matches!(a, Action::DrawToken(_)))
+    );
+    draw_token(&mut state, Token::Element(Crystals));
+    assert_eq!(state.players[0].tokens, vec![Crystals]);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        (0..5).map(Action::PlayCard).collect::<Vec<_>>()
+    );
+    decide(&mut state, 0, Action::PlayCard(4));
+    assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 3)]);
+    assert_eq!(state.players[0].hand.len(), 4);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Hunter: "draw 1 card and 1 token, play 2 cards" (CONTENT.md).
+#[test]
+fn hunter_draws_a_card_and_a_token_then_plays_two() {
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Hunter);
+    draw_card(&mut state, card(Potions, 2));
+    draw_token(&mut state, Token::LevelUp);
+    assert_eq!(state.players[0].level, 2);
+    // Hand: Potions 1, Potions 2, Flowers 1, Snails 1.
+    decide(&mut state, 0, Action::PlayCard(2));
+    assert_eq!(waiting_for(&state), vec![0], "a second card to play");
+    decide(&mut state, 0, Action::PlayCard(2));
+    assert_eq!(
+        state.players[0].face_up,
+        vec![card(Flowers, 1), card(Snails, 1)]
+    );
+    assert_eq!(state.players[0].hand.len(), 2);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// "If you are using the Wizard, and you draw your own colored Gem out of the Bag of Fate, you
+// win the game!"
+#[test]
+fn wizard_drawing_own_gem_wins() {
+    let mut state = start(3);
+    add_gems(&mut state, 0, 1);
+    state.players[0].level = 2;
+    choose(&mut state, 0, Character::Wizard);
+    assert_eq!(
+        Game::describe(
+            &state,
+            Actor::Chance,
+            &Action::DrawToken(Token::Gem(0)),
+            crate::rules::Viewer::Spectator
+        ),
+        "Seat 0 drew their own Gem as the Wizard and wins the game!"
+    );
+    draw_token(&mut state, Token::Gem(0));
+    match Game::next(&state) {
+        Next::Over(outcome) => {
+            assert_eq!(outcome.winners, vec![0]);
+            assert_eq!(outcome.scores, None);
+        }
+        other => panic!("expected the game to be over, got {other:?}"),
+    }
+    assert_eq!(
+        illegal(&state, Actor::Chance, Action::DrawToken(Token::LevelUp)),
+        RuleError::GameOver
+    );
+    assert!(Game::legal_actions(&state, 1).is_empty());
+}
+
+// "All other tokens mean nothing to the Wizard and have no effect. After drawing tokens, if
+// the game is not over, return ALL of the tokens back to the Bag of Fate. Your turn is over."
+#[test]
+fn wizard_returns_all_tokens_and_the_turn_ends() {
+    let mut state = start(2);
+    add_gems(&mut state, 0, 1);
+    add_gems(&mut state, 1, 1);
+    state.players[0].level = 3;
+    // A complete set lies ready; the Wizard's turn ends without turning it in (ruling).
+    lay_out(&mut state, 0, &[card(Potions, 3)]);
+    let bag = state.bag.clone();
+    choose(&mut state, 0, Character::Wizard);
+    draw_token(&mut state, Token::AddAGem);
+    draw_token(&mut state, Token::Gem(1));
+    draw_token(&mut state, Token::Element(Crystals));
+    assert_eq!(state.bag, bag);
+    assert_eq!(state.players[0].gems, 7);
+    assert!(state.players[0].tokens.is_empty());
+    assert_eq!(state.players[0].face_up, vec![card(Potions, 3)]);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling: forced choices are not asked: with one kind of card in hand, it is played at once.
+#[test]
+fn a_hand_of_one_kind_of_card_is_played_without_asking() {
+    let other = [card(Potions, 1), card(Flowers, 1), card(Snails, 1)];
+    let mut state = start_with(&[[card(Mushrooms, 1); 3], other], &[0, 1]);
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Mushrooms, 1));
+    assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 1)]);
+    assert_eq!(state.players[0].hand, vec![card(Mushrooms, 1); 3]);
+    assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling: "play a card" with an empty hand and "draw a card" with no deck and no discards are
+// skipped.
+#[test]
+fn draws_and_plays_that_cannot_happen_are_skipped() {
+    let mut state = start(2);
+    let rest = std::mem::take(&mut state.deck);
+    state.players[1].face_up.extend(rest);
+    state.players[1].face_up.sort();
+    let hand = std::mem::take(&mut state.players[0].hand);
+    state.players[1].face_up.extend(hand);
+    state.players[1].face_up.sort();
+    choose(&mut state, 0, Character::Hunter);
+    // No card to draw: straight to the token.
+    draw_token(&mut state, Token::Element(Potions));
+    // No card to play: the turn goes on to turning in sets, where there is nothing.
+    assert_eq!(waiting_for(&state), vec![1]);
+    assert_eq!(card_count(&state), 60);
+}
+
+// "If the card deck runs out, shuffle the discards to create a new draw deck."
+#[test]
+fn discards_become_the_deck_when_it_runs_out() {
+    let mut state = start(2);
+    let mut rest = std::mem::take(&mut state.deck);
+    assert!(take(&mut rest, &card(Crystals, 3)));
+    state.deck = vec![card(Crystals, 3)];
+    state.discards = rest;
+    choose(&mut state, 0, Character::Farmer);
+    assert_eq!(
+        outcomes(&state),
+        vec![(Action::DrawCard(card(Crystals, 3)), 1)]
+    );
+    draw_card(&mut state, card(Crystals, 3));
+    assert!(state.discards.is_empty());
+    assert_eq!(state.deck.len(), 53);
+    assert_eq!(outcomes(&state).iter().map(|(_, w)| w).sum::<u32>(), 53);
+    draw_card(&mut state, card(Snails, 2));
+    assert_eq!(card_count(&state), 60);
+}

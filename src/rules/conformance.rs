@@ -1,0 +1,447 @@
+//! # The rules-engine conformance suite
+//!
+//! Every ruleset must pass this suite (DESIGN.md, "The rules engine contract", rule 6; the idea
+//! is OpenSpiel's `RandomSimTest`). It is test-only (`#[cfg(test)] pub mod conformance;` in
+//! `src/rules/mod.rs`) and reports a violation by panicking: a panic is a failed test.
+//!
+//! A ruleset's tests implement [`Secrets`] and call [`check`] with the bound its rules guarantee:
+//!
+//! ```ignore
+//! use crate::rules::conformance::{self, Config, Secrets};
+//!
+//! impl Secrets for BagOfFate { /* MARKER, plant, plant_action */ }
+//!
+//! #[test]
+//! fn conformance() {
+//!     // Bound: at most 60 rounds of 5 seats × 4 actions (docs/rules/bag-of-fate.md).
+//!     conformance::check::<BagOfFate>(&Config::new(1_200));
+//! }
+//! ```
+//!
+//! For every option set of `Ruleset::option_sets()` and every seat count of `Ruleset::seats`,
+//! [`Config::playouts`] random playouts (100 by default) are played from the seeds 0, 1, 2, …
+//! Each seed drives a `ChaCha8Rng`, so a playout is reproducible from (options, seat count, seed)
+//! alone. The first violation panics with a message naming all three.
+//!
+//! - `TURNPOST_PLAYOUTS=500 cargo test conformance` plays 500 playouts per seat count and option
+//!   set instead of 100.
+//! - `TURNPOST_SEED=17 cargo test conformance` plays only seed 17 (for every seat count and option
+//!   set), exactly as the full run played it.
+//!
+//! ## What is checked
+//!
+//! Set-up, once per option set: the options survive a JSON round trip and `Game::normalise_options`;
+//! `Game::seats` agrees with `Ruleset::seats`; `new_game` refuses the seat counts just outside it.
+//!
+//! At every step of every playout:
+//! - `next()` is well formed: `Players` is non-empty, sorted, without duplicates, within the
+//!   table; `Chance` has outcomes, all of weight > 0, all distinct.
+//! - Exactly the seats in `Players` have legal actions (none at a chance step or the end).
+//! - Rejections, each of which must be an `Err` that leaves the state equal (`PartialEq`) to before:
+//!   another seat's listed action tried by each seat it is not listed for (out of turn); a player's
+//!   action applied as `Actor::Chance`; a chance outcome applied by a seat; an action from the seat
+//!   one past the table; earlier actions that are no longer listed; and random JSON through the
+//!   erased `GameState` (arbitrary values, and listed actions with a part changed, a field added or
+//!   removed, a variant renamed). A random JSON value that reads as a listed action must apply; one
+//!   that does not must be refused.
+//! - A random acting seat plays a random legal action, or a chance outcome is drawn by weight; it
+//!   must apply, both to the typed state and, as JSON, to a copy behind the erased interface.
+//! - Its description for every viewer is one non-empty line; it survives a JSON round trip.
+//! - If [`Secrets::plant_action`] gives it a hidden payload, its visibility is not `Public` and
+//!   neither its redacted form nor its description for any viewer outside the visibility shows it.
+//! - The playout ends within [`Config::max_steps`] actions (player and chance actions together).
+//!
+//! At full-check states (every state of the first [`Config::thorough_playouts`] seeds, one in
+//! [`Config::sample_every`] of the others), and at the end of each playout:
+//! - Every listed action of every acting seat applies (to a clone); so does every chance outcome;
+//!   the listed actions of a seat are distinct; `default_action` is listed.
+//! - All earlier actions that are not listed now are refused.
+//! - The state survives a JSON round trip (the service stores snapshots as JSON), and the
+//!   round-tripped state lists the same actions in the same order (no `HashMap` order leaks into
+//!   the numbered actions of an email). The erased state equals the typed one; the erased
+//!   `waiting` and `legal_actions` agree with the typed ones, with one-line descriptions.
+//! - Secrets, with planted markers: for each seat, [`Secrets::plant`] writes the marker into that
+//!   seat's secrets; the seat's own view must show it, and no other seat's view, the spectator's
+//!   view, nor the actions (and their descriptions) offered to another seat may contain it.
+//!   Unplanted views must not contain the marker either, so it cannot be found by accident.
+//!
+//! Folding: after 1, 2, 4, 8, … actions and at the end, folding the log from `new_game` gives a
+//! state equal to the incremental one; at the end `Game::fold` of the JSON log gives the same JSON.
+//! At the end, nothing applies any more (earlier actions by every seat and by chance, random JSON).
+//!
+//! Over the whole run, at least one state and one action must have had a secret planted (unless
+//! [`Config::expect_secrets`] is off), so the secrets checks cannot pass vacuously.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::registry::{Erased, Game};
+use super::{Ruleset, Seat};
+
+// `#[path]` keeps the submodules in `conformance/` however this file itself is mounted.
+#[path = "conformance/playout.rs"]
+mod playout;
+#[path = "conformance/probe.rs"]
+mod probe;
+#[path = "conformance/secrets.rs"]
+mod secrets;
+#[path = "conformance/tests.rs"]
+mod tests;
+#[path = "conformance/toy.rs"]
+mod toy;
+
+/// The hooks a ruleset's tests give the suite to check secrets with planted markers.
+///
+/// The marker is a value the game never shows on its own (the suite checks that), written into
+/// one seat's secrets; any view, redacted log entry or description that then contains the marker
+/// shows that seat's secret. Choose marker values the ruleset's `view` and `describe` can handle
+/// (e.g. a card id outside the card data whose name falls back to the id).
+pub trait Secrets: Ruleset<State: Send> {
+    /// The text that appears in a view's JSON, a redacted action or a description exactly where a
+    /// planted secret is shown. Plain text that JSON does not escape, e.g. `"4242"`.
+    const MARKER: &'static str;
+
+    /// Overwrites every secret of `seat` in the state (hand cards, cards it looked at, objectives
+    /// it chose) with marker values. Leave out values another seat may also see (a hand shown to
+    /// an Oracle): they are no longer `seat`'s alone, and would be reported as a leak. Change
+    /// nothing when `seat` has no secret now.
+    fn plant(state: &mut Self::State, seat: Seat);
+
+    /// The action with its hidden payload (the card drawn, the objective chosen) replaced by
+    /// marker values, or `None` if everyone may see the action in full. An action with a hidden
+    /// payload must not have `Visibility::Public`.
+    fn plant_action(action: &Self::Action) -> Option<Self::Action>;
+}
+
+/// The playout count when `TURNPOST_PLAYOUTS` is not set.
+pub const DEFAULT_PLAYOUTS: u64 = 100;
+
+/// How much the suite plays, and the bound a game must end within.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The most actions (player and chance actions together) a game may take: the bound the
+    /// rules guarantee, documented by the caller. A playout still running after this many fails.
+    pub max_steps: usize,
+    /// Playouts per option set and seat count: `TURNPOST_PLAYOUTS`, or [`DEFAULT_PLAYOUTS`].
+    pub playouts: u64,
+    /// The seed of the first playout; the others follow it (`TURNPOST_SEED` plays only that one).
+    pub first_seed: u64,
+    /// Seeds below this get the full checks at every state.
+    pub thorough_playouts: u64,
+    /// In the other playouts one state in this many, at random, gets the full checks.
+    pub sample_every: u32,
+    /// Random JSON actions tried at every state.
+    pub json_probes: u32,
+    /// Whether the ruleset has secrets at all (it fails if no plant ever changed anything).
+    pub expect_secrets: bool,
+}
+
+impl Config {
+    /// The default configuration for a game that ends within `max_steps` actions, with the
+    /// playout count and seed taken from `TURNPOST_PLAYOUTS` and `TURNPOST_SEED` when set.
+    pub fn new(max_steps: usize) -> Self {
+        let playouts = env_count("TURNPOST_PLAYOUTS").unwrap_or(DEFAULT_PLAYOUTS);
+        let seed = env_count("TURNPOST_SEED");
+        Config {
+            max_steps,
+            playouts: if seed.is_some() { 1 } else { playouts },
+            first_seed: seed.unwrap_or(0),
+            thorough_playouts: 10,
+            sample_every: 8,
+            json_probes: 4,
+            expect_secrets: true,
+        }
+    }
+}
+
+fn env_count(name: &str) -> Option<u64> {
+    parse_count(name, std::env::var(name).ok().as_deref())
+}
+
+fn parse_count(name: &str, value: Option<&str>) -> Option<u64> {
+    let value = value?.trim();
+    match value.parse::<u64>() {
+        Ok(n) if n > 0 || name == "TURNPOST_SEED" => Some(n),
+        _ => panic!("{name}={value:?}: expected a whole number (at least 1 playout)"),
+    }
+}
+
+/// What a run of the suite played, for tuning [`Config::max_steps`].
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub runs: Vec<Run>,
+    pub stats: Stats,
+}
+
+/// The playouts of one option set and seat count.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub options: Value,
+    pub seats: usize,
+    pub playouts: u64,
+    /// The fewest and the most actions a playout took.
+    pub shortest: usize,
+    pub longest: usize,
+    pub total_steps: u64,
+}
+
+/// Counts over a whole run, to see that the checks had something to check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// States that got the full checks.
+    pub full_states: u64,
+    /// (state, seat) pairs where [`Secrets::plant`] planted something.
+    pub planted_states: u64,
+    /// Applied actions where [`Secrets::plant_action`] found a hidden payload.
+    pub planted_actions: u64,
+    /// Actions tried that had to be refused.
+    pub rejections: u64,
+    /// Random JSON actions that read as an action of the ruleset (so reached `apply`).
+    pub json_parsed: u64,
+    /// … and as a listed one, so they had to apply.
+    pub json_listed: u64,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for run in &self.runs {
+            writeln!(
+                f,
+                "options {}, {} seats: {} playouts of {}..={} actions (mean {})",
+                run.options,
+                run.seats,
+                run.playouts,
+                run.shortest,
+                run.longest,
+                run.total_steps / run.playouts.max(1)
+            )?;
+        }
+        let s = &self.stats;
+        write!(
+            f,
+            "{} fully checked states, {} planted (state, seat) pairs, {} planted actions, \
+             {} rejections; {} random JSON actions read as actions, {} as listed ones",
+            s.full_states,
+            s.planted_states,
+            s.planted_actions,
+            s.rejections,
+            s.json_parsed,
+            s.json_listed
+        )
+    }
+}
+
+/// Runs the suite on a ruleset: [`Config::playouts`] playouts for every option set and seat
+/// count. Panics with a precise message on the first violation.
+pub fn check<R: Secrets>(config: &Config) -> Report {
+    assert!(
+        config.max_steps > 0 && config.sample_every > 0,
+        "conformance config needs max_steps > 0 and sample_every > 0: {config:?}"
+    );
+    let marker = Value::from(R::MARKER).to_string();
+    assert!(
+        !R::MARKER.is_empty() && marker == format!("\"{}\"", R::MARKER),
+        "{}: Secrets::MARKER must be plain text that JSON does not escape, not {marker}",
+        R::ID
+    );
+    let option_sets = R::option_sets();
+    assert!(
+        !option_sets.is_empty(),
+        "{}: option_sets() must list at least the default options",
+        R::ID
+    );
+    check_default_options::<R>();
+
+    let mut report = Report::default();
+    for options in &option_sets {
+        let options_json = check_options::<R>(options);
+        let seats = R::seats(options);
+        check_seat_range::<R>(options, &options_json, &seats);
+        for n in seats {
+            let mut run = Run {
+                options: options_json.clone(),
+                seats: n,
+                playouts: 0,
+                shortest: usize::MAX,
+                longest: 0,
+                total_steps: 0,
+            };
+            for seed in config.first_seed..config.first_seed.saturating_add(config.playouts) {
+                let mut at = 0;
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    playout::play::<R>(
+                        config,
+                        options,
+                        &options_json,
+                        n,
+                        seed,
+                        &mut report.stats,
+                        &mut at,
+                    )
+                    .len()
+                }));
+                let steps = outcome.unwrap_or_else(|payload| {
+                    let message = payload
+                        .downcast_ref::<String>()
+                        .map(String::as_str)
+                        .or_else(|| payload.downcast_ref::<&str>().copied())
+                        .unwrap_or("(a panic without a message)");
+                    panic!(
+                        "ruleset {} fails conformance with options {options_json}, {n} seats, \
+                         seed {seed}, after {at} actions (rerun only this playout with \
+                         TURNPOST_SEED={seed}):\n{message}",
+                        R::ID
+                    )
+                });
+                run.playouts += 1;
+                run.shortest = run.shortest.min(steps);
+                run.longest = run.longest.max(steps);
+                run.total_steps += steps as u64;
+            }
+            report.runs.push(run);
+        }
+    }
+    if config.expect_secrets {
+        assert!(
+            report.stats.planted_states > 0 && report.stats.planted_actions > 0,
+            "ruleset {}: Secrets::plant never changed a state ({} times) or Secrets::plant_action \
+             never found a hidden payload ({} times), so the secrets checks proved nothing \
+             (set Config::expect_secrets to false for a game without secrets)",
+            R::ID,
+            report.stats.planted_states,
+            report.stats.planted_actions
+        );
+    }
+    println!("conformance of {}:\n{report}", R::ID);
+    report
+}
+
+fn check_default_options<R: Secrets>() {
+    let game = Erased::<R>::default();
+    let seats = game
+        .seats(&Value::Null)
+        .unwrap_or_else(|e| panic!("{}: Game::seats(null) failed: {e}", R::ID));
+    assert_eq!(
+        seats,
+        R::seats(&R::Options::default()),
+        "{}: null options must mean the default options",
+        R::ID
+    );
+}
+
+/// The options as JSON, once checked to survive the trips the service puts them through.
+fn check_options<R: Secrets>(options: &R::Options) -> Value {
+    let json = to_json(options);
+    let back: Result<R::Options, _> = serde_json::from_value(json.clone());
+    assert!(
+        back.as_ref().ok() == Some(options),
+        "{}: the options {json} do not survive a JSON round trip: {back:?}",
+        R::ID
+    );
+    let game = Erased::<R>::default();
+    let normal = game
+        .normalise_options(&json)
+        .unwrap_or_else(|e| panic!("{}: normalise_options refused {json}: {e}", R::ID));
+    let back: Result<R::Options, _> = serde_json::from_value(normal.clone());
+    assert!(
+        back.as_ref().ok() == Some(options),
+        "{}: normalise_options turned {json} into {normal}, which reads as {back:?}",
+        R::ID
+    );
+    let seats = game.seats(&json).ok();
+    assert!(
+        seats.as_ref() == Some(&R::seats(options)),
+        "{}: Game::seats({json}) is {seats:?}, Ruleset::seats is {:?}",
+        R::ID,
+        R::seats(options)
+    );
+    json
+}
+
+fn check_seat_range<R: Ruleset>(
+    options: &R::Options,
+    options_json: &Value,
+    seats: &std::ops::RangeInclusive<usize>,
+) {
+    assert!(
+        !seats.is_empty() && *seats.start() > 0,
+        "{}: seats() must allow at least one seat count from 1 up with options {options_json}, \
+         not {seats:?}",
+        R::ID
+    );
+    let below = seats.start().checked_sub(1);
+    for n in below.into_iter().chain([seats.end() + 1]) {
+        assert!(
+            R::new_game(options, n).is_err(),
+            "{}: new_game accepted {n} seats with options {options_json}, outside seats() = {seats:?}",
+            R::ID
+        );
+    }
+}
+
+/// Serialises a value the suite needs as JSON; failing to is a violation.
+fn to_json<T: Serialize + fmt::Debug>(value: &T) -> Value {
+    serde_json::to_value(value)
+        .unwrap_or_else(|e| panic!("{value:?} does not serialise to JSON: {e}"))
+}
+
+/// Where two JSON values first differ, as a JSON pointer and both sides, for failure messages.
+fn first_difference(a: &Value, b: &Value) -> String {
+    fn walk(a: &Value, b: &Value, path: &mut String) -> Option<String> {
+        let len = path.len();
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+                for key in keys {
+                    path.push('/');
+                    path.push_str(key);
+                    let found = match (x.get(key), y.get(key)) {
+                        (Some(p), Some(q)) => walk(p, q, path),
+                        (p, q) => Some(format!("at {path}: {} vs {}", shown(p), shown(q))),
+                    };
+                    if found.is_some() {
+                        return found;
+                    }
+                    path.truncate(len);
+                }
+                None
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                    path.push('/');
+                    path.push_str(&i.to_string());
+                    let found = walk(p, q, path);
+                    if found.is_some() {
+                        return found;
+                    }
+                    path.truncate(len);
+                }
+                None
+            }
+            _ if a == b => None,
+            _ => Some(format!(
+                "at {}: {} vs {}",
+                if path.is_empty() { "/" } else { path },
+                shown(Some(a)),
+                shown(Some(b))
+            )),
+        }
+    }
+    fn shown(v: Option<&Value>) -> String {
+        let text = v.map_or_else(|| "(missing)".to_owned(), Value::to_string);
+        short(&text)
+    }
+    walk(a, b, &mut String::new())
+        .unwrap_or_else(|| "their JSON is equal: they differ in something serde skips".to_owned())
+}
+
+/// The first 300 characters of a text, for failure messages.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(300) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

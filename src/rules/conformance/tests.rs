@@ -1,0 +1,193 @@
+//! The suite on the toy: the sound toy passes, and each flaw makes it fail with a message that
+//! names the violation and the seed.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::toy::{MAX_STEPS, Sound, Toy, flaw};
+use super::{Config, Secrets, Stats, check, parse_count, playout};
+
+/// A short run: every flaw below shows in the first playouts.
+fn quick() -> Config {
+    Config {
+        playouts: 20,
+        first_seed: 0,
+        ..Config::new(MAX_STEPS)
+    }
+}
+
+/// Runs the suite on `R`, expecting it to fail; returns the message.
+fn failure<R: Secrets>(config: &Config, expected: &str) -> String {
+    let Err(payload) = catch_unwind(AssertUnwindSafe(|| check::<R>(config))) else {
+        panic!("the suite passed a flawed ruleset; expected a failure containing {expected:?}");
+    };
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_else(|| "(not a String)".to_owned());
+    assert!(
+        message.contains(expected)
+            && message.contains("seed")
+            && message.contains("TURNPOST_SEED="),
+        "expected a failure containing {expected:?} that names the seed, got:\n{message}"
+    );
+    message
+}
+
+/// The seed a failure message names.
+fn seed_of(message: &str) -> u64 {
+    let after = message.split("TURNPOST_SEED=").nth(1).unwrap_or_default();
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no seed in {message}"))
+}
+
+#[test]
+fn the_sound_toy_passes_for_every_seat_count_and_option_set() {
+    let config = Config::new(MAX_STEPS);
+    let report = check::<Sound>(&config);
+    let covered: Vec<(String, usize)> = report
+        .runs
+        .iter()
+        .map(|r| (r.options.to_string(), r.seats))
+        .collect();
+    let expected = [r#"{"hand":3,"target":15}"#, r#"{"hand":1,"target":6}"#]
+        .into_iter()
+        .flat_map(|o| (2..=4).map(move |n| (o.to_owned(), n)))
+        .collect::<Vec<_>>();
+    assert_eq!(covered, expected);
+    for run in &report.runs {
+        assert_eq!(run.playouts, config.playouts);
+        assert!(run.longest <= MAX_STEPS);
+    }
+    let Stats {
+        full_states,
+        planted_states,
+        planted_actions,
+        rejections,
+        json_parsed,
+        json_listed,
+    } = report.stats;
+    assert!(full_states > 0 && planted_states > 0 && planted_actions > 0 && rejections > 0);
+    // The random JSON gets past deserialisation to `apply`, sometimes as a listed action.
+    assert!(json_parsed > json_listed && json_listed > 0);
+}
+
+#[test]
+fn a_seed_replays_the_same_playout() {
+    let options = Default::default();
+    let json = serde_json::to_value(&options).unwrap_or_default();
+    let config = quick();
+    let play = |seed| {
+        playout::play::<Sound>(
+            &config,
+            &options,
+            &json,
+            3,
+            seed,
+            &mut Stats::default(),
+            &mut 0,
+        )
+    };
+    let (a, b, c) = (play(7), play(7), play(8));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn parse_count_reads_whole_numbers() {
+    assert_eq!(parse_count("TURNPOST_PLAYOUTS", None), None);
+    assert_eq!(parse_count("TURNPOST_PLAYOUTS", Some(" 500 ")), Some(500));
+    assert_eq!(parse_count("TURNPOST_SEED", Some("0")), Some(0));
+    let refused =
+        |v: &'static str| catch_unwind(|| parse_count("TURNPOST_PLAYOUTS", Some(v))).is_err();
+    assert!(refused("0") && refused("many") && refused("-3"));
+}
+
+#[test]
+fn a_view_showing_other_hands_fails() {
+    failure::<Toy<{ flaw::VIEW_SHOWS_HANDS }>>(&quick(), "Seat(1)'s view shows a secret of seat 0");
+}
+
+#[test]
+fn a_redacted_draw_naming_the_card_fails() {
+    failure::<Toy<{ flaw::REDACT_SHOWS_CARD }>>(&quick(), "the redacted form of Draw");
+}
+
+#[test]
+fn a_description_naming_a_hidden_card_fails() {
+    failure::<Toy<{ flaw::DESCRIBE_SHOWS_CARD }>>(&quick(), "shows its hidden payload");
+}
+
+#[test]
+fn a_public_draw_fails() {
+    failure::<Toy<{ flaw::DRAW_IS_PUBLIC }>>(&quick(), "visibility is Public");
+}
+
+#[test]
+fn accepting_an_unlisted_action_fails_reproducibly() {
+    let config = quick();
+    let message = failure::<Toy<{ flaw::PLAY_IGNORES_ROLL }>>(&config, "not listed");
+    // The failing seed alone, as TURNPOST_SEED would play it, fails the same way.
+    let seed = seed_of(&message);
+    let again = failure::<Toy<{ flaw::PLAY_IGNORES_ROLL }>>(
+        &Config {
+            first_seed: seed,
+            playouts: 1,
+            ..config
+        },
+        "not listed",
+    );
+    assert_eq!(message, again);
+}
+
+#[test]
+fn accepting_an_action_out_of_turn_fails() {
+    failure::<Toy<{ flaw::ANY_SEAT_PLAYS }>>(&quick(), "listed for another seat (out of turn)");
+}
+
+#[test]
+fn a_game_that_never_ends_fails_on_the_bound() {
+    failure::<Toy<{ flaw::NEVER_ENDS }>>(&quick(), "did not end within max_steps = 206");
+}
+
+#[test]
+fn apply_depending_on_a_global_counter_fails() {
+    failure::<Toy<{ flaw::GLOBAL_COUNTER }>>(&quick(), "apply is not deterministic");
+}
+
+#[test]
+fn a_field_the_snapshot_skips_fails() {
+    failure::<Toy<{ flaw::UNSAVED_FIELD }>>(&quick(), "does not survive a JSON round trip");
+}
+
+#[test]
+fn a_refused_action_that_changes_the_state_fails() {
+    failure::<Toy<{ flaw::REJECT_MUTATES }>>(&quick(), "but changed the state");
+}
+
+#[test]
+fn a_panic_in_apply_fails_with_the_seed() {
+    failure::<Toy<{ flaw::PANICS_ON_STRANGER }>>(&quick(), "index out of bounds");
+}
+
+#[test]
+fn listing_actions_for_a_seat_not_to_act_fails() {
+    failure::<Toy<{ flaw::LISTS_FOR_IDLE }>>(&quick(), "is not to act");
+}
+
+#[test]
+fn secrets_hooks_that_plant_nothing_fail() {
+    let Err(payload) = catch_unwind(|| check::<Toy<{ flaw::PLANTS_NOTHING }>>(&quick())) else {
+        panic!("the suite passed hooks that plant nothing");
+    };
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(message.contains("proved nothing"), "{message}");
+    check::<Toy<{ flaw::PLANTS_NOTHING }>>(&Config {
+        expect_secrets: false,
+        ..quick()
+    });
+}
