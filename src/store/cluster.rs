@@ -1320,17 +1320,30 @@ mod tests {
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
     }
 
+    /// Name prefix of [`Scratch`] directories in the temp dir: `<prefix><name>-<pid>`.
+    const SCRATCH_PREFIX: &str = "turnpost-cluster-test-";
+
     /// A scratch directory (mode 0755, so the server user can pass it) that, when dropped,
-    /// stops any server left running in a cluster under it and removes it.
+    /// stops any server left running in a cluster under it and removes it. Persistent clusters
+    /// outlive their process by design, so the scratch directories of test processes that were
+    /// killed are cleaned up by the next run.
     struct Scratch(PathBuf);
 
     impl Scratch {
         fn new(name: &str) -> Scratch {
-            let dir = std::env::temp_dir().join(format!(
-                "turnpost-cluster-test-{name}-{}",
-                std::process::id()
-            ));
-            let _ = fs::remove_dir_all(&dir);
+            let temp = std::env::temp_dir();
+            for entry in fs::read_dir(&temp).into_iter().flatten().flatten() {
+                let owner = entry
+                    .file_name()
+                    .to_str()
+                    .filter(|name| name.starts_with(SCRATCH_PREFIX))
+                    .and_then(|name| name.rsplit_once('-')?.1.parse::<libc::pid_t>().ok());
+                if owner.is_some_and(|pid| !pid_alive(pid)) {
+                    discard(&entry.path());
+                }
+            }
+            let dir = temp.join(format!("{SCRATCH_PREFIX}{name}-{}", std::process::id()));
+            discard(&dir);
             fs::create_dir_all(&dir).unwrap();
             fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
             Scratch(dir)
@@ -1339,14 +1352,24 @@ mod tests {
 
     impl Drop for Scratch {
         fn drop(&mut self) {
-            for entry in fs::read_dir(&self.0).into_iter().flatten().flatten() {
-                if let Some(pidfile) = read_pidfile(&entry.path()).ok().flatten() {
-                    let _ = send_signal(pidfile.pid, libc::SIGQUIT);
-                    wait_until(KILL_TIMEOUT, || !pid_alive(pidfile.pid));
-                }
-            }
-            let _ = fs::remove_dir_all(&self.0);
+            discard(&self.0);
         }
+    }
+
+    /// Stops the servers running in clusters directly under `dir`, then removes it.
+    fn discard(dir: &Path) {
+        for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+            let cluster = entry.path();
+            if let Some(pidfile) = read_pidfile(&cluster).ok().flatten()
+                && pid_alive(pidfile.pid)
+                && process_args(pidfile.pid)
+                    .is_some_and(|args| args.iter().any(|arg| Path::new(arg) == cluster))
+            {
+                let _ = send_signal(pidfile.pid, libc::SIGQUIT);
+                wait_until(KILL_TIMEOUT, || !pid_alive(pidfile.pid));
+            }
+        }
+        let _ = fs::remove_dir_all(dir);
     }
 
     fn running_pid(cluster: &Cluster) -> libc::pid_t {

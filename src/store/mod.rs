@@ -4,7 +4,6 @@
 //! Query functions take `&mut Conn` so that a use case in `service` can compose several of
 //! them inside one transaction.
 
-#[path = "cluster_stub.rs"]
 pub mod cluster;
 pub mod events;
 pub mod games;

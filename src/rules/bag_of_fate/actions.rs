@@ -248,10 +248,10 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
                 )));
             }
             if !may_choose(state, seat, character) {
-                return Err(RuleError::illegal(
-                    "you may choose the Wizard only once you have put at least one of your \
-                     Gems into the Bag of Fate",
-                ));
+                return Err(RuleError::illegal(format!(
+                    "the {} cannot be chosen now",
+                    character.name()
+                )));
             }
             if let Some(player) = state.players.get_mut(seat) {
                 player.character = Some(character);

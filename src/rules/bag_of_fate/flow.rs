@@ -233,9 +233,9 @@ fn clean_up(state: &mut State) {
     state.round = state.round.saturating_add(1);
 }
 
-/// Whether `seat` may choose the Wizard: "as long as you have put at least one Gem into the
-/// Bag of Fate".
-pub fn may_choose(state: &State, seat: Seat, character: Character) -> bool {
+/// Whether `seat` may choose `character`: any tile not taken this round. "The first player will
+/// have all seven Characters to choose from", so the Wizard is open even to a player with no gem
+/// in the bag (who cannot win with him, but keeps him from the others).
+pub fn may_choose(state: &State, _seat: Seat, character: Character) -> bool {
     state.character_holder(character).is_none()
-        && (character != Character::Wizard || state.gems_in_bag(seat) > 0)
 }

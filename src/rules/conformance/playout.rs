@@ -43,6 +43,14 @@ impl<A: PartialEq> Listed<'_, A> {
         }
     }
 
+    /// The actions listed for `seat`.
+    fn of(&self, seat: Seat) -> &[A] {
+        match self {
+            Listed::Players(legal) => legal.get(seat).map_or(&[], Vec::as_slice),
+            _ => &[],
+        }
+    }
+
     /// The seats that act now.
     fn acting(&self) -> Vec<Seat> {
         match self {
@@ -211,6 +219,16 @@ impl<R: Secrets> Playout<'_, R> {
                 first_difference(&json, &folded)
             );
         }
+        let loaded = Erased::<R>::default()
+            .load(&json)
+            .unwrap_or_else(|e| panic!("Game::load refused a snapshot: {e}"))
+            .to_json();
+        if loaded != json {
+            panic!(
+                "Game::load changed a snapshot: {}",
+                first_difference(&json, &loaded)
+            );
+        }
         for viewer in viewers(n).into_iter().chain([Viewer::Everyone]) {
             R::view(&self.state, viewer);
         }
@@ -236,8 +254,9 @@ impl<R: Secrets> Playout<'_, R> {
 
     fn full_checks(&mut self, listed: &Listed<R::Action>) {
         self.stats.full_states += 1;
-        self.check_snapshot();
-        self.check_erased_agrees(listed);
+        let json = to_json(&self.state);
+        self.check_snapshot(&json, listed);
+        self.check_erased_agrees(&json, listed);
         match listed {
             Listed::Players(legal) => {
                 for (s, actions) in legal.iter().enumerate() {
@@ -279,10 +298,9 @@ impl<R: Secrets> Playout<'_, R> {
         round_trip::<R>(action);
     }
 
-    /// The state survives the JSON snapshot the service stores, to an equal state that lists
-    /// the same actions in the same order.
-    fn check_snapshot(&self) {
-        let json = to_json(&self.state);
+    /// The state survives the JSON snapshot the service stores (`json`), to an equal state that
+    /// lists the same actions in the same order.
+    fn check_snapshot(&self, json: &Value, listed: &Listed<R::Action>) {
         let back: R::State = serde_json::from_value(json.clone()).unwrap_or_else(|e| {
             panic!(
                 "the state's JSON does not read back: {e}: {}",
@@ -302,28 +320,22 @@ impl<R: Secrets> Playout<'_, R> {
         );
         for s in 0..self.seats {
             assert!(
-                R::legal_actions(&back, s) == R::legal_actions(&self.state, s),
+                R::legal_actions(&back, s).iter().eq(listed.of(s)),
                 "legal_actions of seat {s} differ (or come in another order) after a JSON round \
                  trip of the state: a HashMap? Emails number the actions"
             );
         }
-        let loaded = Erased::<R>::default()
-            .load(&json)
-            .unwrap_or_else(|e| panic!("Game::load refused a snapshot: {e}"))
-            .to_json();
-        assert!(
-            loaded == json,
-            "Game::load changed a snapshot: {}",
-            first_difference(&json, &loaded)
-        );
     }
 
-    /// The erased state has followed the typed one, and shows the same choices.
-    fn check_erased_agrees(&self, listed: &Listed<R::Action>) {
-        let json = to_json(&self.state);
+    /// The erased state has followed the typed one (`json`), and shows the same choices.
+    fn check_erased_agrees(&self, json: &Value, listed: &Listed<R::Action>) {
         let erased = self.erased.to_json();
-        if erased != json {
-            panic!("{}", diverged(&json, &erased));
+        if erased != *json {
+            panic!(
+                "the same actions applied through the erased interface gave another state: apply \
+                 is not deterministic (or depends on something outside the state): {}",
+                first_difference(json, &erased)
+            );
         }
         let waiting = self.erased.waiting();
         let expected = match (listed, R::next(&self.state)) {
@@ -337,7 +349,7 @@ impl<R: Secrets> Playout<'_, R> {
             "GameState::waiting is {waiting:?}, expected {expected:?}"
         );
         for s in 0..self.seats {
-            let typed = R::legal_actions(&self.state, s);
+            let typed = listed.of(s);
             let erased = self.erased.legal_actions(s);
             let same = typed.len() == erased.len()
                 && typed
@@ -431,15 +443,6 @@ fn round_trip<R: Ruleset>(action: &R::Action) -> Value {
         );
     }
     json
-}
-
-/// The message when the erased copy of the game has drifted from the typed state.
-fn diverged(typed: &Value, erased: &Value) -> String {
-    format!(
-        "the same actions applied through the erased interface gave another state: apply is not \
-         deterministic (or depends on something outside the state): {}",
-        first_difference(typed, erased)
-    )
 }
 
 fn apply_erased(

@@ -2,63 +2,118 @@
 
 use super::playout::viewers;
 use super::{Secrets, Stats, short, to_json};
+use serde_json::Value;
+
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-/// For each seat with a secret now: planted, it shows in the seat's own view and nowhere else
-/// (other seats' and the spectator's views, the actions offered to other seats).
+/// With every seat's secrets planted, each seat sees as many markers (in its view, and in the
+/// actions offered to it) as with its own secrets alone planted, and the spectator sees none; a
+/// seat with a secret sees it. On a mismatch, [`name_the_leak`] finds whose secret shows.
 pub(super) fn check_state<R: Secrets>(state: &R::State, seats: usize, stats: &mut Stats) {
     let marker = R::MARKER;
-    let viewers = viewers(seats);
-    for &viewer in &viewers {
-        let view = R::view(state, viewer).to_string();
-        assert!(
-            !view.contains(marker),
-            "the marker {marker:?} appears in {viewer:?}'s view although nothing is planted: \
-             Secrets::MARKER must be a value the game never shows on its own; view: {}",
-            short(&view)
-        );
+    let mut all = state.clone();
+    for seat in 0..seats {
+        R::plant(&mut all, seat);
     }
-    for owner in 0..seats {
-        let mut planted = state.clone();
-        R::plant(&mut planted, owner);
-        if planted == *state {
-            continue; // no secret now
-        }
-        stats.planted_states += 1;
-        let own = R::view(&planted, Viewer::Seat(owner)).to_string();
-        assert!(
-            own.contains(marker),
-            "Secrets::plant(seat {owner}) changed the state, but seat {owner}'s own view does not \
-             show the marker {marker:?}: plant must overwrite secrets seat {owner} sees (or view \
-             hides them from their owner); view: {}",
-            short(&own)
-        );
-        for &viewer in viewers.iter().filter(|&&v| v != Viewer::Seat(owner)) {
-            let view = R::view(&planted, viewer).to_string();
+    for seat in 0..seats {
+        let viewer = Viewer::Seat(seat);
+        let mut own = state.clone();
+        R::plant(&mut own, seat);
+        let own_view = R::view(&own, viewer);
+        let own_count = markers(&own_view, marker);
+        if own != *state {
+            stats.planted_states += 1;
             assert!(
-                !view.contains(marker),
-                "{viewer:?}'s view shows a secret of seat {owner} (the planted marker {marker:?}): {}",
-                short(&view)
+                own_count > 0,
+                "Secrets::plant(seat {seat}) changed the state, but seat {seat}'s own view does \
+                 not show the marker {marker:?}: plant must overwrite secrets seat {seat} sees (or \
+                 view hides them from their owner); view: {}",
+                short(&own_view.to_string())
             );
-            if let Viewer::Seat(seat) = viewer {
-                let offered = R::legal_actions(&planted, seat);
-                for action in offered.iter().chain(&R::default_action(&planted, seat)) {
-                    check_offered::<R>(&planted, seat, owner, action);
-                }
-            }
         }
+        if markers(&R::view(&all, viewer), marker) != own_count {
+            name_the_leak::<R>(state, seats, viewer, &|s| R::view(s, viewer).to_string());
+        }
+        if offered::<R>(&all, seat).matches(marker).count()
+            != offered::<R>(&own, seat).matches(marker).count()
+        {
+            name_the_leak::<R>(state, seats, viewer, &|s| offered::<R>(s, seat));
+        }
+    }
+    if markers(&R::view(&all, Viewer::Spectator), marker) > 0 {
+        name_the_leak::<R>(state, seats, Viewer::Spectator, &|s| {
+            R::view(s, Viewer::Spectator).to_string()
+        });
     }
 }
 
-fn check_offered<R: Secrets>(planted: &R::State, seat: Seat, owner: Seat, action: &R::Action) {
-    let json = to_json(action).to_string();
-    let text = R::describe(planted, Actor::Seat(seat), action, Viewer::Seat(seat));
+/// How often `marker` occurs in the keys, strings and numbers of a JSON value: as in its text,
+/// without printing it (views are large, and checked often).
+fn markers(value: &Value, marker: &str) -> usize {
+    match value {
+        Value::String(text) => text.matches(marker).count(),
+        Value::Number(n)
+            if marker
+                .chars()
+                .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) =>
+        {
+            n.to_string().matches(marker).count()
+        }
+        Value::Array(items) => items.iter().map(|v| markers(v, marker)).sum(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, v)| key.matches(marker).count() + markers(v, marker))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// The actions offered to `seat` (and its default action) as it sees them: JSON and description.
+fn offered<R: Secrets>(state: &R::State, seat: Seat) -> String {
+    let actions = R::legal_actions(state, seat);
+    let default = R::default_action(state, seat);
+    let mut text = String::new();
+    for action in actions.iter().chain(&default) {
+        let description = R::describe(state, Actor::Seat(seat), action, Viewer::Seat(seat));
+        text.push_str(&format!("{} {description:?}\n", to_json(action)));
+    }
+    text
+}
+
+/// Panics naming the seat whose planted secret `shown` (what `viewer` sees) contains.
+fn name_the_leak<R: Secrets>(
+    state: &R::State,
+    seats: usize,
+    viewer: Viewer,
+    shown: &dyn Fn(&R::State) -> String,
+) -> ! {
+    let marker = R::MARKER;
+    let unplanted = shown(state);
     assert!(
-        !json.contains(R::MARKER) && !text.contains(R::MARKER),
-        "an action offered to seat {seat} shows a secret of seat {owner} (the planted marker \
-         {:?}): {json}, described as {text:?}",
-        R::MARKER
+        !unplanted.contains(marker),
+        "the marker {marker:?} shows for {viewer:?} although nothing is planted: Secrets::MARKER \
+         must be a value the game never shows on its own; shown: {}",
+        short(&unplanted)
     );
+    for owner in (0..seats).filter(|&s| Viewer::Seat(s) != viewer) {
+        let mut planted = state.clone();
+        R::plant(&mut planted, owner);
+        let text = shown(&planted);
+        assert!(
+            !text.contains(marker),
+            "{viewer:?} is shown a secret of seat {owner} (the planted marker {marker:?}): {}",
+            short(&text)
+        );
+    }
+    panic!(
+        "{viewer:?} is shown more planted markers {marker:?} with every seat's secrets planted \
+         than with only its own: it sees a combination of other seats' secrets; with all planted: {}",
+        short(&shown(&{
+            let mut all = state.clone();
+            (0..seats).for_each(|s| R::plant(&mut all, s));
+            all
+        }))
+    )
 }
 
 /// An action with a hidden payload is not public, and neither its redacted form nor its

@@ -106,7 +106,7 @@ fn parse_count_reads_whole_numbers() {
 
 #[test]
 fn a_view_showing_other_hands_fails() {
-    failure::<Toy<{ flaw::VIEW_SHOWS_HANDS }>>(&quick(), "Seat(1)'s view shows a secret of seat 0");
+    failure::<Toy<{ flaw::VIEW_SHOWS_HANDS }>>(&quick(), "Seat(1) is shown a secret of seat 0");
 }
 
 #[test]

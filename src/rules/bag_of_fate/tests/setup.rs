@@ -126,9 +126,9 @@ fn each_character_once_per_round() {
 
 // "The first player will have all seven Characters to choose from."
 #[test]
-fn first_player_may_choose_any_of_the_seven_once_a_gem_is_in_the_bag() {
-    let mut state = start(2);
-    add_gems(&mut state, 0, 1);
+fn first_player_may_choose_any_of_the_seven() {
+    let state = start(2);
+    assert_eq!(state.gems_in_bag(0), 0, "nobody has a gem in the bag yet");
     let legal = Game::legal_actions(&state, 0);
     assert_eq!(
         legal,
@@ -140,22 +140,23 @@ fn first_player_may_choose_any_of_the_seven_once_a_gem_is_in_the_bag() {
 }
 
 // "Come to me when you're ready to WIN! That can be any time, as long as you have put at
-// least one Gem into the Bag of Fate."
+// least one Gem into the Bag of Fate." — advice, not a restriction: with no gem of your own in
+// the bag the Wizard's draw cannot win, and every token goes back.
 #[test]
-fn wizard_needs_one_of_your_gems_in_the_bag() {
+fn a_wizard_with_no_gem_in_the_bag_draws_but_cannot_win() {
     let mut state = start(2);
-    assert!(!Game::legal_actions(&state, 0).contains(&Action::ChooseCharacter(Character::Wizard)));
-    let err = illegal(
-        &state,
-        Actor::Seat(0),
-        Action::ChooseCharacter(Character::Wizard),
-    );
-    assert!(matches!(err, RuleError::Illegal(m) if m.contains("at least one of your Gems")));
-    // Another player's gem does not count.
     add_gems(&mut state, 1, 1);
-    assert!(!Game::legal_actions(&state, 0).contains(&Action::ChooseCharacter(Character::Wizard)));
-    add_gems(&mut state, 0, 1);
-    assert!(Game::legal_actions(&state, 0).contains(&Action::ChooseCharacter(Character::Wizard)));
+    let bag_before = state.bag.clone();
+    choose(&mut state, 0, Character::Wizard);
+    draw_token(&mut state, Token::Gem(1));
+    assert!(!matches!(Game::next(&state), Next::Over(_)));
+    assert_eq!(state.bag, bag_before, "all tokens return to the bag");
+    assert!(
+        Game::legal_actions(&state, 1)
+            .iter()
+            .all(|a| *a != Action::ChooseCharacter(Character::Wizard)),
+        "the Wizard is taken for the round"
+    );
 }
 
 // "Now, each player looks at the number shown on their Character Tile (Queen is 1, Oracle is
@@ -189,7 +190,7 @@ fn next_round_turn_order_follows_character_numbers() {
     assert_eq!(waiting_for(&state), vec![2]);
     assert_eq!(
         Game::legal_actions(&state, 2).len(),
-        6,
-        "all but the Wizard"
+        7,
+        "every tile is back in the Character Row"
     );
 }
