@@ -9,3 +9,12 @@ pub mod registry;
 
 pub use contract::*;
 pub use registry::{Applied, Game, GameState, LegalAction, Registry, Waiting};
+
+impl Registry {
+    /// Every ruleset Turnpost hosts.
+    pub fn standard() -> Self {
+        Registry::new(vec![Box::new(
+            registry::Erased::<bag_of_fate::BagOfFate>::default(),
+        )])
+    }
+}
