@@ -7,13 +7,17 @@ use std::sync::Arc;
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, web};
 use anyhow::Context;
+use tokio::sync::watch;
 use utoipa_actix_web::AppExt;
 
 use crate::auth::Jwt;
 use crate::config::{Settings, redact_url};
 use crate::http;
+use crate::notify::transport::Transport;
+use crate::notify::worker::Worker;
 use crate::rules::Registry;
 use crate::service::Services;
+use crate::service::mail::MailConfig;
 use crate::store::{self, cluster::Cluster};
 
 /// Where the database comes from.
@@ -71,33 +75,67 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
         pool,
         rules: Arc::new(Registry::standard()),
         jwt: Jwt::new(&settings.jwt_key()?, settings.jwt_ttl_secs),
+        mail: MailConfig {
+            base_url: settings.base_url(),
+            from: settings.mail.from.clone(),
+            link_ttl_secs: settings.mail.link_ttl_secs,
+        },
     })
 }
 
 pub struct Application {
     port: u16,
     server: Server,
+    worker: Option<Worker>,
+}
+
+/// The outbox worker for these settings and services.
+pub fn mail_worker(settings: &Settings, services: &Services) -> anyhow::Result<Worker> {
+    let transport =
+        Transport::from_settings(settings.mail.smtp_url.as_deref(), &settings.data_dir)?;
+    Ok(Worker::new(
+        services.pool.clone(),
+        Arc::new(transport),
+        settings.mail.clone(),
+    ))
 }
 
 impl Application {
     /// Binds `settings.addr` and builds the server over `database_url`.
     pub async fn build(settings: &Settings, database_url: &str) -> anyhow::Result<Application> {
         let services = services(settings, database_url).await?;
+        let worker = if settings.mail.worker_in_serve {
+            Some(mail_worker(settings, &services)?)
+        } else {
+            None
+        };
         let listener = TcpListener::bind(settings.addr)
             .with_context(|| format!("binding {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         tracing::info!(addr = %listener.local_addr()?, database = %redact_url(database_url), "serving");
         let server = server(listener, services, settings.body_limit)?;
-        Ok(Application { port, server })
+        Ok(Application {
+            port,
+            server,
+            worker,
+        })
     }
 
     pub fn port(&self) -> u16 {
         self.port
     }
 
-    /// Serves until the server is stopped (Ctrl-C / SIGTERM stop it gracefully).
+    /// Serves until the server is stopped (Ctrl-C / SIGTERM stop it gracefully), with the
+    /// mail worker beside it; the worker finishes its batch before the process ends.
     pub async fn run(self) -> std::io::Result<()> {
-        self.server.await
+        let (stop, stopped) = watch::channel(false);
+        let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
+        let served = self.server.await;
+        let _ = stop.send(true);
+        if let Some(worker) = worker {
+            let _ = worker.await;
+        }
+        served
     }
 }
 

@@ -31,6 +31,52 @@ pub struct Settings {
     pub public_url: Option<String>,
     /// Run database migrations at start (`TURNPOST_MIGRATE`, default true).
     pub migrate: bool,
+    /// Mail settings.
+    pub mail: MailSettings,
+}
+
+/// How mail leaves: SMTP when `smtp_url` is set, otherwise `.eml` files under
+/// `<data-dir>/mail/`.
+#[derive(Clone)]
+pub struct MailSettings {
+    /// `smtp://host:port` (STARTTLS when offered; `?tls=required` to insist),
+    /// `smtps://host:465` (TLS), with `user:password@` for credentials (`TURNPOST_SMTP_URL`).
+    pub smtp_url: Option<String>,
+    /// The From header (`TURNPOST_MAIL_FROM`).
+    pub from: String,
+    /// Run the outbox worker inside `serve` (`TURNPOST_MAIL_WORKER`, default true).
+    pub worker_in_serve: bool,
+    /// Attempts before a message is parked as failed (`TURNPOST_MAIL_MAX_ATTEMPTS`).
+    pub max_attempts: i32,
+    /// How long a worker owns the rows it claimed (`TURNPOST_MAIL_LEASE_SECS`).
+    pub lease_secs: i64,
+    /// First retry delay; doubles per attempt, with jitter (`TURNPOST_MAIL_RETRY_BASE_MS`).
+    pub retry_base_ms: i64,
+    /// Longest retry delay (`TURNPOST_MAIL_RETRY_MAX_SECS`).
+    pub retry_max_secs: i64,
+    /// Rows claimed at once (`TURNPOST_MAIL_BATCH`).
+    pub batch: i64,
+    /// How often an idle worker looks for due mail (`TURNPOST_MAIL_POLL_MS`).
+    pub poll_ms: u64,
+    /// Lifetime of verification and invitation links (`TURNPOST_LINK_TTL_SECS`).
+    pub link_ttl_secs: i64,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings {
+            smtp_url: None,
+            from: "Turnpost <turnpost@localhost>".into(),
+            worker_in_serve: true,
+            max_attempts: 8,
+            lease_secs: 120,
+            retry_base_ms: 2_000,
+            retry_max_secs: 3_600,
+            batch: 50,
+            poll_ms: 1_000,
+            link_ttl_secs: 7 * 24 * 3600,
+        }
+    }
 }
 
 impl fmt::Debug for Settings {
@@ -48,6 +94,11 @@ impl fmt::Debug for Settings {
             .field("body_limit", &self.body_limit)
             .field("public_url", &self.public_url)
             .field("migrate", &self.migrate)
+            .field(
+                "smtp_url",
+                &self.mail.smtp_url.as_ref().map(|u| redact_url(u)),
+            )
+            .field("mail_from", &self.mail.from)
             .finish()
     }
 }
@@ -76,6 +127,7 @@ impl Default for Settings {
             body_limit: 64 * 1024,
             public_url: None,
             migrate: true,
+            mail: MailSettings::default(),
         }
     }
 }
@@ -93,6 +145,16 @@ struct FileSettings {
     body_limit: Option<usize>,
     public_url: Option<String>,
     migrate: Option<bool>,
+    smtp_url: Option<String>,
+    mail_from: Option<String>,
+    mail_worker: Option<bool>,
+    mail_max_attempts: Option<i32>,
+    mail_lease_secs: Option<i64>,
+    mail_retry_base_ms: Option<i64>,
+    mail_retry_max_secs: Option<i64>,
+    mail_batch: Option<i64>,
+    mail_poll_ms: Option<u64>,
+    link_ttl_secs: Option<i64>,
 }
 
 impl Settings {
@@ -141,6 +203,37 @@ impl Settings {
         if let Some(v) = f.migrate {
             self.migrate = v;
         }
+        let m = &mut self.mail;
+        if f.smtp_url.is_some() {
+            m.smtp_url = f.smtp_url;
+        }
+        if let Some(v) = f.mail_from {
+            m.from = v;
+        }
+        if let Some(v) = f.mail_worker {
+            m.worker_in_serve = v;
+        }
+        if let Some(v) = f.mail_max_attempts {
+            m.max_attempts = v;
+        }
+        if let Some(v) = f.mail_lease_secs {
+            m.lease_secs = v;
+        }
+        if let Some(v) = f.mail_retry_base_ms {
+            m.retry_base_ms = v;
+        }
+        if let Some(v) = f.mail_retry_max_secs {
+            m.retry_max_secs = v;
+        }
+        if let Some(v) = f.mail_batch {
+            m.batch = v;
+        }
+        if let Some(v) = f.mail_poll_ms {
+            m.poll_ms = v;
+        }
+        if let Some(v) = f.link_ttl_secs {
+            m.link_ttl_secs = v;
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -178,7 +271,46 @@ impl Settings {
         if let Some(v) = var("TURNPOST_MIGRATE") {
             self.migrate = parse("TURNPOST_MIGRATE", v)?;
         }
+        let m = &mut self.mail;
+        if let Some(v) = var("TURNPOST_SMTP_URL").filter(|v| !v.is_empty()) {
+            m.smtp_url = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_MAIL_FROM") {
+            m.from = v;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_WORKER") {
+            m.worker_in_serve = parse("TURNPOST_MAIL_WORKER", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_MAX_ATTEMPTS") {
+            m.max_attempts = parse("TURNPOST_MAIL_MAX_ATTEMPTS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_LEASE_SECS") {
+            m.lease_secs = parse("TURNPOST_MAIL_LEASE_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_RETRY_BASE_MS") {
+            m.retry_base_ms = parse("TURNPOST_MAIL_RETRY_BASE_MS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_RETRY_MAX_SECS") {
+            m.retry_max_secs = parse("TURNPOST_MAIL_RETRY_MAX_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_BATCH") {
+            m.batch = parse("TURNPOST_MAIL_BATCH", v)?;
+        }
+        if let Some(v) = var("TURNPOST_MAIL_POLL_MS") {
+            m.poll_ms = parse("TURNPOST_MAIL_POLL_MS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_LINK_TTL_SECS") {
+            m.link_ttl_secs = parse("TURNPOST_LINK_TTL_SECS", v)?;
+        }
         Ok(())
+    }
+
+    /// The public base URL for links in mail: configured, or this server's address.
+    pub fn base_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => format!("http://{}", self.addr),
+        }
     }
 
     /// The JWT key: configured, or generated once and kept in `<data-dir>/jwt-secret`.

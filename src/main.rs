@@ -1,4 +1,4 @@
-//! `turnpost`: serve (default), migrate, replay, openapi.
+//! `turnpost`: serve (default), worker, migrate, replay, openapi.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -37,6 +37,8 @@ enum Command {
     },
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Send the mail outbox, without serving HTTP (any number may run against one database).
+    Worker,
     /// Refold a game's log from scratch and compare it with its stored snapshot.
     Replay {
         /// The game's id.
@@ -83,6 +85,17 @@ async fn run(
             }
             let app = Application::build(settings, &url).await?;
             app.run().await.context("serving")?;
+        }
+        Command::Worker => {
+            let svc = services(settings, &url).await?;
+            let worker = turnpost::app::mail_worker(settings, &svc)?;
+            let (stop, stopped) = tokio::sync::watch::channel(false);
+            let run = tokio::spawn(worker.run(stopped));
+            tokio::signal::ctrl_c()
+                .await
+                .context("waiting for Ctrl-C")?;
+            let _ = stop.send(true);
+            run.await.context("mail worker")?;
         }
         Command::Migrate => {
             turnpost::store::migrate(&url).await?;

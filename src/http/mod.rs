@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod games;
 pub mod health;
+pub mod mail;
 pub mod me;
 pub mod problem;
 pub mod rulesets;
@@ -34,6 +35,7 @@ use problem::ApiError;
         (name = "auth", description = "Accounts and tokens"),
         (name = "games", description = "Games, their state, actions and logs"),
         (name = "me", description = "The caller's account and games"),
+        (name = "mail", description = "Address verification, mail preferences, unsubscribe"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -82,7 +84,16 @@ where
                 .service(games::events)
                 .service(me::me)
                 .service(me::my_games)
-                .service(me::my_turns),
+                .service(me::my_turns)
+                .service(mail::resend_verification)
+                .service(mail::verify_email)
+                .service(mail::preferences)
+                .service(mail::set_preferences)
+                .service(mail::unsubscribe_page)
+                .service(mail::unsubscribe)
+                .service(mail::invite)
+                .service(mail::show_invitation)
+                .service(mail::accept_invitation),
         )
 }
 

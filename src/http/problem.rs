@@ -192,6 +192,12 @@ impl From<ServiceError> for ApiError {
                 "Not possible in this game's status",
                 detail,
             ),
+            ServiceError::InvalidLink => ApiError::new(
+                S::BAD_REQUEST,
+                "invalid-link",
+                "Invalid or expired link",
+                detail,
+            ),
             ServiceError::IdempotencyMismatch => ApiError::new(
                 S::UNPROCESSABLE_ENTITY,
                 "idempotency-key-reused",

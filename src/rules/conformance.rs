@@ -42,8 +42,8 @@
 //!   action applied as `Actor::Chance`; a chance outcome applied by a seat; an action from the seat
 //!   one past the table; earlier actions that are no longer listed; and random JSON through the
 //!   erased `GameState` (arbitrary values, and listed actions with a part changed, a field added or
-//!   removed, a variant renamed). A random JSON value that reads as a listed action must apply; one
-//!   that does not must be refused.
+//!   removed, a variant renamed). JSON that reads as an action is also tried on the typed state,
+//!   to see that the refusal leaves it as it was.
 //! - A random acting seat plays a random legal action, or a chance outcome is drawn by weight; it
 //!   must apply, both to the typed state and, as JSON, to a copy behind the erased interface.
 //! - Its description for every viewer is one non-empty line; it survives a JSON round trip.
@@ -60,10 +60,15 @@
 //!   round-tripped state lists the same actions in the same order (no `HashMap` order leaks into
 //!   the numbered actions of an email). The erased state equals the typed one; the erased
 //!   `waiting` and `legal_actions` agree with the typed ones, with one-line descriptions.
-//! - Secrets, with planted markers: for each seat, [`Secrets::plant`] writes the marker into that
-//!   seat's secrets; the seat's own view must show it, and no other seat's view, the spectator's
-//!   view, nor the actions (and their descriptions) offered to another seat may contain it.
-//!   Unplanted views must not contain the marker either, so it cannot be found by accident.
+//! - A random JSON action that reads as a listed action applies, on a copy loaded from the
+//!   snapshot.
+//! - Secrets, with planted markers ([`Secrets::plant`] writes a marker into one seat's secrets):
+//!   with every seat's secrets planted, a seat's view, and the actions offered to it with their
+//!   descriptions, contain exactly as many markers as with only its own secrets planted, and the
+//!   spectator's view none; a seat with a secret sees the marker in its own view. Every seat is
+//!   checked in the thorough playouts, one seat at random at the sampled states. A mismatch is
+//!   reported naming the seat whose secret shows (or a marker that shows with nothing planted).
+//! - At the end: the erased `Game::load` keeps a snapshot as it is.
 //!
 //! Folding: after 1, 2, 4, 8, … actions and at the end, folding the log from `new_game` gives a
 //! state equal to the incremental one; at the end `Game::fold` of the JSON log gives the same JSON.
@@ -95,11 +100,11 @@ mod toy;
 
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.
 ///
-/// The marker is a value the game never shows on its own (the suite checks that), written into
-/// one seat's secrets; any view, redacted log entry or description that then contains the marker
-/// shows that seat's secret. Choose marker values the ruleset's `view` and `describe` can handle
+/// The marker is a value the game never shows on its own (the suite checks the views it can),
+/// written into one seat's secrets; any view, redacted log entry or description that then
+/// contains the marker shows that seat's secret. Choose marker values the ruleset's `view` and `describe` can handle
 /// (e.g. a card id outside the card data whose name falls back to the id).
-pub trait Secrets: Ruleset<State: Send> {
+pub trait Secrets: Ruleset<State: Send + Sync> {
     /// The text that appears in a view's JSON, a redacted action or a description exactly where a
     /// planted secret is shown. Plain text that JSON does not escape, e.g. `"4242"`.
     const MARKER: &'static str;
@@ -129,9 +134,10 @@ pub struct Config {
     pub playouts: u64,
     /// The seed of the first playout; the others follow it (`TURNPOST_SEED` plays only that one).
     pub first_seed: u64,
-    /// Seeds below this get the full checks at every state.
+    /// Seeds below this get the full checks at every state, the secrets checked for every seat.
     pub thorough_playouts: u64,
-    /// In the other playouts one state in this many, at random, gets the full checks.
+    /// In the other playouts one state in this many, at random, gets the full checks, the
+    /// secrets checked for one seat at random (a long game with costly views may raise this).
     pub sample_every: u32,
     /// Random JSON actions tried at every state.
     pub json_probes: u32,
@@ -149,9 +155,9 @@ impl Config {
             max_steps,
             playouts: if seed.is_some() { 1 } else { playouts },
             first_seed: seed.unwrap_or(0),
-            thorough_playouts: 10,
-            sample_every: 8,
-            json_probes: 4,
+            thorough_playouts: 1,
+            sample_every: 16,
+            json_probes: 2,
             expect_secrets: true,
         }
     }
@@ -163,9 +169,10 @@ fn env_count(name: &str) -> Option<u64> {
 
 fn parse_count(name: &str, value: Option<&str>) -> Option<u64> {
     let value = value?.trim();
+    let least = u64::from(name == "TURNPOST_PLAYOUTS");
     match value.parse::<u64>() {
-        Ok(n) if n > 0 || name == "TURNPOST_SEED" => Some(n),
-        _ => panic!("{name}={value:?}: expected a whole number (at least 1 playout)"),
+        Ok(n) if n >= least => Some(n),
+        _ => panic!("{name}={value:?}: expected a whole number, at least {least}"),
     }
 }
 
@@ -307,9 +314,9 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
     if config.expect_secrets {
         assert!(
             report.stats.planted_states > 0 && report.stats.planted_actions > 0,
-            "ruleset {}: Secrets::plant never changed a state ({} times) or Secrets::plant_action \
-             never found a hidden payload ({} times), so the secrets checks proved nothing \
-             (set Config::expect_secrets to false for a game without secrets)",
+            "ruleset {}: the secrets checks proved nothing: Secrets::plant changed {} states and \
+             Secrets::plant_action found {} hidden payloads, and both must be some (set \
+             Config::expect_secrets to false for a game without secrets)",
             R::ID,
             report.stats.planted_states,
             report.stats.planted_actions

@@ -41,7 +41,7 @@ pub struct LegalAction {
 }
 
 /// A game state behind the erased interface.
-pub trait GameState: Send {
+pub trait GameState: Send + Sync {
     fn waiting(&self) -> Waiting;
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction>;
     /// Applies a player's action given as JSON (malformed JSON is an illegal action).
@@ -111,7 +111,7 @@ impl<R: Ruleset> Typed<R> {
 
 impl<R: Ruleset> GameState for Typed<R>
 where
-    R::State: Send,
+    R::State: Send + Sync,
 {
     fn waiting(&self) -> Waiting {
         match R::next(&self.0) {
@@ -184,7 +184,7 @@ fn options_of<R: Ruleset>(options: &Value) -> Result<R::Options, SetupError> {
 
 impl<R: Ruleset> Game for Erased<R>
 where
-    R::State: Send,
+    R::State: Send + Sync,
 {
     fn id(&self) -> &'static str {
         R::ID

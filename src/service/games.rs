@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::chance;
+use super::mail::Notice;
 use super::submit::{Play, lifecycle_event};
 use super::views::{
     ActorView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
@@ -13,9 +14,7 @@ use super::views::{
 };
 use super::{Result, ServiceError, Services};
 use crate::rules::{Game as Ruleset, Viewer};
-use crate::store::models::{
-    Event, Game, GameStatus, GameUpdate, NewGame, NewOutbox, Seat, SeatPlayer,
-};
+use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
@@ -247,16 +246,11 @@ async fn start(
     let mut play = Play::new(game, state, started.seq + 1, now);
     play.events.push(started);
     play.run_chance()?;
-    let mut outbox: Vec<NewOutbox> = players
+    let notices = players
         .iter()
-        .map(|p| NewOutbox {
-            game_id: Some(game.id),
-            user_id: p.user_id,
-            kind: "game_started".into(),
-            payload: json!({"seat": p.seat}),
-        })
+        .map(|p| (p.seat, Notice::GameStarted))
         .collect();
-    play.commit(conn, game, &[], players, &mut outbox).await?;
+    play.commit(svc, conn, game, &[], players, notices).await?;
     Ok(())
 }
 
@@ -269,43 +263,54 @@ pub async fn join(
 ) -> Result<GameView> {
     let mut conn = svc.conn().await?;
     conn.transaction::<_, ServiceError, _>(async |conn| {
-        let mut game = store::games::lock(conn, game_id)
-            .await?
-            .ok_or(ServiceError::NotFound("game"))?;
-        if game.status() != GameStatus::Open {
-            return Err(ServiceError::WrongStatus(game.status.clone()));
-        }
-        let taken = store::games::seat_players(conn, game_id).await?;
-        if taken.iter().any(|p| p.user_id == user) {
-            return Err(ServiceError::SeatUnavailable(
-                "you already hold a seat in this game".into(),
-            ));
-        }
-        let seat = match seat {
-            Some(s) => {
-                let s = i32::try_from(s)
-                    .ok()
-                    .filter(|s| (0..game.seat_count).contains(s))
-                    .ok_or_else(|| {
-                        ServiceError::Invalid(format!(
-                            "seat must be between 0 and {}",
-                            game.seat_count - 1
-                        ))
-                    })?;
-                if taken.iter().any(|p| p.seat == s) {
-                    return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
-                }
-                s
-            }
-            None => (0..game.seat_count)
-                .find(|s| !taken.iter().any(|p| p.seat == *s))
-                .ok_or_else(|| ServiceError::SeatUnavailable("every seat is taken".into()))?,
-        };
-        take_seat(svc, conn, &mut game, user, seat, Utc::now()).await?;
-        let players = store::games::seat_players(conn, game_id).await?;
-        Ok(game_view(&game, &players))
+        join_in(svc, conn, user, game_id, seat).await
     })
     .await
+}
+
+/// Seats `user` in an open game inside the caller's transaction: at `seat`, or the lowest free one.
+pub(crate) async fn join_in(
+    svc: &Services,
+    conn: &mut Conn,
+    user: Uuid,
+    game_id: Uuid,
+    seat: Option<i64>,
+) -> Result<GameView> {
+    let mut game = store::games::lock(conn, game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    if game.status() != GameStatus::Open {
+        return Err(ServiceError::WrongStatus(game.status.clone()));
+    }
+    let taken = store::games::seat_players(conn, game_id).await?;
+    if taken.iter().any(|p| p.user_id == user) {
+        return Err(ServiceError::SeatUnavailable(
+            "you already hold a seat in this game".into(),
+        ));
+    }
+    let seat = match seat {
+        Some(s) => {
+            let s = i32::try_from(s)
+                .ok()
+                .filter(|s| (0..game.seat_count).contains(s))
+                .ok_or_else(|| {
+                    ServiceError::Invalid(format!(
+                        "seat must be between 0 and {}",
+                        game.seat_count - 1
+                    ))
+                })?;
+            if taken.iter().any(|p| p.seat == s) {
+                return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
+            }
+            s
+        }
+        None => (0..game.seat_count)
+            .find(|s| !taken.iter().any(|p| p.seat == *s))
+            .ok_or_else(|| ServiceError::SeatUnavailable("every seat is taken".into()))?,
+    };
+    take_seat(svc, conn, &mut game, user, seat, Utc::now()).await?;
+    let players = store::games::seat_players(conn, game_id).await?;
+    Ok(game_view(&game, &players))
 }
 
 pub async fn get(svc: &Services, game_id: Uuid) -> Result<GameView> {

@@ -2,6 +2,8 @@
 
 pub mod chance;
 pub mod games;
+pub mod invitations;
+pub mod mail;
 pub mod submit;
 pub mod users;
 pub mod views;
@@ -18,6 +20,7 @@ pub struct Services {
     pub pool: Pool,
     pub rules: Arc<Registry>,
     pub jwt: Jwt,
+    pub mail: mail::MailConfig,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
@@ -49,6 +52,8 @@ pub enum ServiceError {
     WrongStatus(String),
     #[error("this Idempotency-Key was used with a different request")]
     IdempotencyMismatch,
+    #[error("this link is not valid or has expired")]
+    InvalidLink,
     #[error("database unavailable")]
     Unavailable(#[source] anyhow::Error),
     #[error(transparent)]

@@ -9,11 +9,12 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::games::{event_view, seat_of, state_view, viewer_of};
+use super::mail::Notice;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::rules::{Actor, Applied, GameState, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
-use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewOutbox, SeatPlayer};
+use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer};
 use crate::store::{self, Conn};
 
 /// Chance steps in a row beyond which a ruleset is considered broken (no game needs this many
@@ -137,14 +138,15 @@ impl Play {
     }
 
     /// Writes everything to the store: the entries (plus an `ended` entry if the game is
-    /// over), the snapshot, and outbox rows for the seats that newly have to act.
+    /// over), the snapshot, and mail for `notices` plus the seats that newly have to act.
     pub async fn commit(
         &mut self,
+        svc: &Services,
         conn: &mut Conn,
         game: &mut Game,
         before_to_act: &[i32],
         players: &[SeatPlayer],
-        outbox: &mut Vec<NewOutbox>,
+        mut notices: Vec<(i32, Notice)>,
     ) -> Result<()> {
         let (status, to_act, outcome) = match self.state.waiting() {
             Waiting::Players(seats) => (
@@ -174,25 +176,15 @@ impl Play {
             );
             self.events.push(ended);
             self.next_seq += 1;
-            for p in players {
-                outbox.push(NewOutbox {
-                    game_id: Some(game.id),
-                    user_id: p.user_id,
-                    kind: "game_over".into(),
-                    payload: json!({"seat": p.seat}),
-                });
-            }
+            notices.extend(players.iter().map(|p| (p.seat, Notice::GameOver)));
         }
-        for seat in to_act.iter().filter(|s| !before_to_act.contains(s)) {
-            if let Some(p) = players.iter().find(|p| p.seat == *seat) {
-                outbox.push(NewOutbox {
-                    game_id: Some(game.id),
-                    user_id: p.user_id,
-                    kind: "your_turn".into(),
-                    payload: json!({"seat": seat}),
-                });
-            }
-        }
+        // One mail per wait: only seats that were not already waiting.
+        notices.extend(
+            to_act
+                .iter()
+                .filter(|s| !before_to_act.contains(s))
+                .map(|s| (*s, Notice::YourTurn)),
+        );
         let snapshot = self.state.to_json();
         let version = self.next_seq - 1;
         let waiting_since = if to_act.is_empty() {
@@ -217,7 +209,6 @@ impl Play {
             },
         )
         .await?;
-        store::outbox::enqueue(conn, outbox).await?;
         game.status = status.as_str().into();
         game.version = version;
         game.state = Some(snapshot);
@@ -225,6 +216,9 @@ impl Play {
         game.outcome = outcome_json;
         game.updated_at = self.now;
         game.waiting_since = waiting_since;
+        let mail =
+            super::mail::game_mail(svc, conn, game, players, self.state.as_ref(), &notices).await?;
+        store::outbox::enqueue(conn, &mail).await?;
         Ok(())
     }
 }
@@ -309,7 +303,7 @@ pub async fn submit(
                 play.play(seat_index, index, action)?;
             }
             let before = game.to_act.clone();
-            play.commit(conn, &mut game, &before, &players, &mut vec![])
+            play.commit(svc, conn, &mut game, &before, &players, vec![])
                 .await?;
             let viewer = viewer_of(&game, Some(seat));
             let result = SubmitResult {

@@ -3,8 +3,11 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::views::UserView;
-use super::{Result, ServiceError, Services};
+use diesel_async::AsyncConnection;
+
+use super::views::{PreferencesView, UserView};
+use super::{Result, ServiceError, Services, mail};
+use crate::auth::jwt::Purpose;
 use crate::auth::password;
 use crate::store::{self, models::NewUser, models::User};
 
@@ -24,16 +27,23 @@ pub fn view(u: &User) -> UserView {
 
 const MAX_PASSWORD: usize = 1024;
 
-fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
-    let email_ok = email.len() <= 254
+/// A plausible address: one `@`, a dotted domain, no spaces or control characters, and
+/// something lettre can put in a To header.
+pub fn valid_email(email: &str) -> bool {
+    email.len() <= 254
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty()
+                && !domain.contains('@')
                 && domain.contains('.')
                 && !domain.starts_with('.')
                 && !domain.ends_with('.')
         })
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
-    if !email_ok {
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && email.parse::<lettre::Address>().is_ok()
+}
+
+fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
+    if !valid_email(email) {
         return Err(ServiceError::Invalid("email is not a valid address".into()));
     }
     if password.chars().count() < 8 || password.len() > MAX_PASSWORD {
@@ -68,17 +78,23 @@ pub async fn register(
     validate(email, password, display_name)?;
     let password_hash = hash(password).await?;
     let mut conn = svc.conn().await?;
-    let user = store::users::insert(
-        &mut conn,
-        NewUser {
-            id: Uuid::new_v4(),
-            email: email.trim(),
-            display_name: display_name.trim(),
-            password_hash: &password_hash,
-        },
-    )
-    .await?
-    .ok_or(ServiceError::EmailTaken)?;
+    let user = conn
+        .transaction::<_, ServiceError, _>(async |conn| {
+            let user = store::users::insert(
+                conn,
+                NewUser {
+                    id: Uuid::new_v4(),
+                    email: email.trim(),
+                    display_name: display_name.trim(),
+                    password_hash: &password_hash,
+                },
+            )
+            .await?
+            .ok_or(ServiceError::EmailTaken)?;
+            store::outbox::enqueue(conn, &[mail::verification_mail(svc, &user)?]).await?;
+            Ok(user)
+        })
+        .await?;
     let (token, expires_at) = svc.jwt.issue(user.id, Utc::now())?;
     Ok(Registered {
         token,
@@ -114,4 +130,72 @@ pub async fn login(svc: &Services, email: &str, password: &str) -> Result<(Strin
 pub async fn current(svc: &Services, id: Uuid) -> Result<Option<User>> {
     let mut conn = svc.conn().await?;
     Ok(store::users::by_id(&mut conn, id).await?)
+}
+
+/// `POST /v1/me/email/verification`: sends the verification mail again.
+pub async fn resend_verification(svc: &Services, id: Uuid) -> Result<()> {
+    let mut conn = svc.conn().await?;
+    let user = store::users::by_id(&mut conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound("account"))?;
+    if user.email_verified_at.is_some() {
+        return Err(ServiceError::WrongStatus("already verified".into()));
+    }
+    store::outbox::enqueue(&mut conn, &[mail::verification_mail(svc, &user)?]).await?;
+    Ok(())
+}
+
+/// `GET /v1/email/verify?token=`: confirms the address the link was sent to.
+pub async fn verify_email(svc: &Services, token: &str) -> Result<UserView> {
+    let claims = svc
+        .jwt
+        .check(Purpose::VerifyEmail, token)
+        .map_err(|_| ServiceError::InvalidLink)?;
+    let email = claims.email.ok_or(ServiceError::InvalidLink)?;
+    let mut conn = svc.conn().await?;
+    if !store::users::mark_verified(&mut conn, claims.sub, &email).await? {
+        // The account is gone or its address changed since the link was sent.
+        return Err(ServiceError::InvalidLink);
+    }
+    let user = store::users::by_id(&mut conn, claims.sub)
+        .await?
+        .ok_or(ServiceError::InvalidLink)?;
+    Ok(view(&user))
+}
+
+pub fn preferences_view(user: &User) -> PreferencesView {
+    PreferencesView {
+        mail: user.mail_preference.clone(),
+        email_verified: user.email_verified_at.is_some(),
+    }
+}
+
+pub async fn preferences(svc: &Services, id: Uuid) -> Result<PreferencesView> {
+    let mut conn = svc.conn().await?;
+    let user = store::users::by_id(&mut conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound("account"))?;
+    Ok(preferences_view(&user))
+}
+
+pub async fn set_preferences(svc: &Services, id: Uuid, mail: &str) -> Result<PreferencesView> {
+    if !matches!(mail, "all" | "turns" | "none") {
+        return Err(ServiceError::Invalid(
+            "mail must be one of all, turns, none".into(),
+        ));
+    }
+    let mut conn = svc.conn().await?;
+    store::users::set_preference(&mut conn, id, mail).await?;
+    preferences(svc, id).await
+}
+
+/// One-click unsubscribe (RFC 8058): the signed link alone is enough, no login.
+pub async fn unsubscribe(svc: &Services, token: &str) -> Result<()> {
+    let claims = svc
+        .jwt
+        .check(Purpose::Unsubscribe, token)
+        .map_err(|_| ServiceError::InvalidLink)?;
+    let mut conn = svc.conn().await?;
+    store::users::set_preference(&mut conn, claims.sub, "none").await?;
+    Ok(())
 }

@@ -136,3 +136,25 @@ pub struct RulesetOption {
     pub description: String,
     pub default: Value,
 }
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct InvitationView {
+    pub id: Uuid,
+    pub game_id: Uuid,
+    pub email: String,
+    /// The invited seat; `null` for the lowest free seat at acceptance.
+    pub seat: Option<i32>,
+    pub invited_by: Uuid,
+    /// When the join link stops working.
+    pub expires_at: DateTime<Utc>,
+    pub accepted: bool,
+}
+
+/// Mail settings of the caller.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PreferencesView {
+    /// `all` (every game mail), `turns` (only "your turn"), `none`.
+    pub mail: String,
+    /// Game mail goes only to a verified address.
+    pub email_verified: bool,
+}

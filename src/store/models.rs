@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::{game_events, games, outbox, seats, users};
+use super::schema::{game_events, games, invitations, outbox, seats, users};
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users)]
@@ -15,6 +15,8 @@ pub struct User {
     pub display_name: String,
     pub password_hash: String,
     pub created_at: DateTime<Utc>,
+    pub email_verified_at: Option<DateTime<Utc>>,
+    pub mail_preference: String,
 }
 
 #[derive(Insertable)]
@@ -143,11 +145,43 @@ pub struct Event {
     pub request_id: Option<Uuid>,
 }
 
-#[derive(Insertable)]
+/// A rendered message waiting in the outbox; `payload` is a [`crate::notify::Mail`].
+#[derive(Clone, Debug, Insertable)]
 #[diesel(table_name = outbox)]
 pub struct NewOutbox {
     pub game_id: Option<Uuid>,
-    pub user_id: Uuid,
+    pub user_id: Option<Uuid>,
     pub kind: String,
     pub payload: Value,
+    pub to_address: String,
+    pub message_id: String,
+}
+
+#[derive(Clone, Debug, Queryable, QueryableByName, Selectable)]
+#[diesel(table_name = outbox)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub game_id: Option<Uuid>,
+    pub user_id: Option<Uuid>,
+    pub kind: String,
+    pub payload: Value,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: DateTime<Utc>,
+    pub lease_until: Option<DateTime<Utc>>,
+    pub to_address: String,
+    pub message_id: String,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = invitations)]
+pub struct Invitation {
+    pub id: Uuid,
+    pub game_id: Uuid,
+    pub seat: Option<i32>,
+    pub email: String,
+    pub invited_by: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub accepted_by: Option<Uuid>,
+    pub accepted_at: Option<DateTime<Utc>>,
 }

@@ -1,10 +1,20 @@
-//! The transactional outbox: mail to send, written in the transaction that caused it.
+//! The transactional outbox: mail to send, written in the transaction that caused it, and
+//! the queue operations of the workers that send it.
+//!
+//! A worker *claims* due rows: in one short transaction it picks them `FOR UPDATE SKIP LOCKED`
+//! (so concurrent workers never pick the same row) and gives itself a lease on them. It sends
+//! outside any transaction, then marks each row sent — or schedules a retry, or parks it as
+//! failed — but only while it still holds the lease. A worker that dies leaves its lease to
+//! expire, and the rows are claimed again: delivery is at-least-once, and a repeat carries the
+//! same Message-ID.
 
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Double};
 use diesel_async::RunQueryDsl;
 
 use super::Conn;
-use super::models::NewOutbox;
+use super::models::{NewOutbox, OutboxRow};
 use super::schema::outbox;
 
 pub async fn enqueue(conn: &mut Conn, rows: &[NewOutbox]) -> QueryResult<()> {
@@ -16,6 +26,107 @@ pub async fn enqueue(conn: &mut Conn, rows: &[NewOutbox]) -> QueryResult<()> {
         .execute(conn)
         .await
         .map(|_| ())
+}
+
+/// Claims up to `batch` due rows for `lease_secs` seconds (database time).
+pub async fn claim(conn: &mut Conn, batch: i64, lease_secs: f64) -> QueryResult<Vec<OutboxRow>> {
+    diesel::sql_query(
+        "WITH due AS (
+             SELECT id FROM outbox
+             WHERE status = 'pending' AND next_attempt_at <= now()
+               AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY next_attempt_at, id
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED)
+         UPDATE outbox o
+         SET lease_until = now() + make_interval(secs => $2), attempts = o.attempts + 1
+         FROM due WHERE o.id = due.id
+         RETURNING o.id, o.game_id, o.user_id, o.kind, o.payload, o.status, o.attempts,
+                   o.next_attempt_at, o.lease_until, o.to_address, o.message_id",
+    )
+    .bind::<BigInt, _>(batch)
+    .bind::<Double, _>(lease_secs)
+    .load(conn)
+    .await
+}
+
+/// Marks a claimed row sent; `false` if the lease was lost meanwhile.
+pub async fn mark_sent(conn: &mut Conn, id: i64, lease: DateTime<Utc>) -> QueryResult<bool> {
+    let n = diesel::update(
+        outbox::table
+            .filter(outbox::id.eq(id))
+            .filter(outbox::lease_until.eq(lease)),
+    )
+    .set((
+        outbox::status.eq("sent"),
+        outbox::sent_at.eq(diesel::dsl::now),
+        outbox::lease_until.eq(None::<DateTime<Utc>>),
+        outbox::last_error.eq(None::<String>),
+    ))
+    .execute(conn)
+    .await?;
+    Ok(n == 1)
+}
+
+/// Marks a claimed row as not sent: to be retried after `retry_in_secs`, or parked as failed.
+pub async fn mark_unsent(
+    conn: &mut Conn,
+    id: i64,
+    lease: DateTime<Utc>,
+    error: &str,
+    retry_in_secs: Option<f64>,
+) -> QueryResult<bool> {
+    let target = outbox::table
+        .filter(outbox::id.eq(id))
+        .filter(outbox::lease_until.eq(lease));
+    let n = match retry_in_secs {
+        Some(secs) => {
+            diesel::sql_query(
+                "UPDATE outbox SET next_attempt_at = now() + make_interval(secs => $1),
+                        lease_until = NULL, last_error = $2
+                 WHERE id = $3 AND lease_until = $4",
+            )
+            .bind::<Double, _>(secs)
+            .bind::<diesel::sql_types::Text, _>(error)
+            .bind::<BigInt, _>(id)
+            .bind::<diesel::sql_types::Timestamptz, _>(lease)
+            .execute(conn)
+            .await?
+        }
+        None => {
+            diesel::update(target)
+                .set((
+                    outbox::status.eq("failed"),
+                    outbox::lease_until.eq(None::<DateTime<Utc>>),
+                    outbox::last_error.eq(error),
+                ))
+                .execute(conn)
+                .await?
+        }
+    };
+    Ok(n == 1)
+}
+
+/// Marks a claimed row skipped (the recipient no longer wants it).
+pub async fn mark_skipped(
+    conn: &mut Conn,
+    id: i64,
+    lease: DateTime<Utc>,
+    why: &str,
+) -> QueryResult<bool> {
+    let n = diesel::update(
+        outbox::table
+            .filter(outbox::id.eq(id))
+            .filter(outbox::lease_until.eq(lease)),
+    )
+    .set((
+        outbox::status.eq("skipped"),
+        outbox::lease_until.eq(None::<DateTime<Utc>>),
+        outbox::last_error.eq(why),
+    ))
+    .execute(conn)
+    .await?;
+    Ok(n == 1)
 }
 
 /// Pending and failed counts, for `/readyz`.

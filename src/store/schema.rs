@@ -7,6 +7,8 @@ diesel::table! {
         display_name -> Text,
         password_hash -> Text,
         created_at -> Timestamptz,
+        email_verified_at -> Nullable<Timestamptz>,
+        mail_preference -> Text,
     }
 }
 
@@ -60,7 +62,7 @@ diesel::table! {
     outbox (id) {
         id -> Int8,
         game_id -> Nullable<Uuid>,
-        user_id -> Uuid,
+        user_id -> Nullable<Uuid>,
         kind -> Text,
         payload -> Jsonb,
         status -> Text,
@@ -70,6 +72,21 @@ diesel::table! {
         last_error -> Nullable<Text>,
         created_at -> Timestamptz,
         sent_at -> Nullable<Timestamptz>,
+        to_address -> Text,
+        message_id -> Text,
+    }
+}
+
+diesel::table! {
+    invitations (id) {
+        id -> Uuid,
+        game_id -> Uuid,
+        seat -> Nullable<Int4>,
+        email -> Text,
+        invited_by -> Uuid,
+        created_at -> Timestamptz,
+        accepted_by -> Nullable<Uuid>,
+        accepted_at -> Nullable<Timestamptz>,
     }
 }
 

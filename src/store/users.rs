@@ -38,3 +38,32 @@ pub async fn by_id(conn: &mut Conn, id: Uuid) -> QueryResult<Option<User>> {
         .await
         .optional()
 }
+
+pub async fn by_ids(conn: &mut Conn, ids: &[Uuid]) -> QueryResult<Vec<User>> {
+    users::table
+        .filter(users::id.eq_any(ids))
+        .select(User::as_select())
+        .load(conn)
+        .await
+}
+
+/// Marks `email` verified for `id`, if it is still the account's address.
+pub async fn mark_verified(conn: &mut Conn, id: Uuid, email: &str) -> QueryResult<bool> {
+    let n = diesel::update(
+        users::table
+            .filter(users::id.eq(id))
+            .filter(lower(users::email).eq(email.to_lowercase())),
+    )
+    .set(users::email_verified_at.eq(Some(chrono::Utc::now())))
+    .execute(conn)
+    .await?;
+    Ok(n == 1)
+}
+
+pub async fn set_preference(conn: &mut Conn, id: Uuid, preference: &str) -> QueryResult<bool> {
+    let n = diesel::update(users::table.find(id))
+        .set(users::mail_preference.eq(preference))
+        .execute(conn)
+        .await?;
+    Ok(n == 1)
+}

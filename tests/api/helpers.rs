@@ -64,6 +64,7 @@ pub async fn fresh_database() -> String {
 
 pub struct TestApp {
     pub base: String,
+    pub settings: Settings,
     pub database_url: String,
     pub client: reqwest::Client,
     _data_dir: tempfile::TempDir,
@@ -78,12 +79,16 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut settings = Settings {
         addr: "127.0.0.1:0".parse().expect("addr"),
+        public_url: Some("http://turnpost.test".into()),
         data_dir: data_dir.path().to_path_buf(),
         database_url: Some(database_url.clone()),
         jwt_secret: Some(format!("test-secret-{}", Uuid::new_v4())),
         db_pool_size: 24,
         ..Settings::default()
     };
+    settings.mail.poll_ms = 50;
+    settings.mail.retry_base_ms = 100;
+    settings.mail.retry_max_secs = 1;
     tweak(&mut settings);
     let app = Application::build(&settings, &database_url)
         .await
@@ -92,6 +97,7 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     tokio::spawn(app.run());
     TestApp {
         base,
+        settings,
         database_url,
         client: reqwest::Client::new(),
         _data_dir: data_dir,
@@ -246,6 +252,17 @@ impl TestApp {
                 .expect(200);
         }
         id
+    }
+
+    /// Runs SQL straight against the test database (test set-up only).
+    pub async fn sql(&self, query: &str) {
+        let mut conn = AsyncPgConnection::establish(&self.database_url)
+            .await
+            .expect("connect");
+        diesel::sql_query(query)
+            .execute(&mut conn)
+            .await
+            .expect("sql");
     }
 
     /// Counts rows of a table, straight from the database (to prove nothing was written).

@@ -4,6 +4,8 @@ mod accounts;
 mod bad_input;
 mod games;
 mod helpers;
+mod mail;
 mod openapi;
 mod play;
 mod secrets;
+mod smtp;

@@ -1,27 +1,41 @@
 //! The secrets checks: markers planted with [`Secrets`] must show only where they may.
 
-use super::playout::viewers;
-use super::{Secrets, Stats, short, to_json};
 use serde_json::Value;
 
+use super::playout::viewers;
+use super::{Secrets, Stats, short, to_json};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-/// With every seat's secrets planted, each seat sees as many markers (in its view, and in the
-/// actions offered to it) as with its own secrets alone planted, and the spectator sees none; a
-/// seat with a secret sees it. On a mismatch, [`name_the_leak`] finds whose secret shows.
-pub(super) fn check_state<R: Secrets>(state: &R::State, seats: usize, stats: &mut Stats) {
+/// With every seat's secrets planted, each of the `viewers` seats sees as many markers (in its
+/// view, and in the actions offered to it) as with its own secrets alone planted, and the
+/// spectator sees none; a seat with a secret sees it. On a mismatch, [`name_the_leak`] finds
+/// whose secret shows.
+pub(super) fn check_state<R: Secrets>(
+    state: &R::State,
+    seats: usize,
+    viewers: &[Seat],
+    stats: &mut Stats,
+) {
     let marker = R::MARKER;
     let mut all = state.clone();
     for seat in 0..seats {
         R::plant(&mut all, seat);
     }
-    for seat in 0..seats {
+    for &seat in viewers {
         let viewer = Viewer::Seat(seat);
         let mut own = state.clone();
         R::plant(&mut own, seat);
         let own_view = R::view(&own, viewer);
         let own_count = markers(&own_view, marker);
-        if own != *state {
+        if own == *state {
+            // No secret now: this is the unplanted view.
+            assert!(
+                own_count == 0,
+                "the marker {marker:?} appears in seat {seat}'s view although nothing is planted: \
+                 Secrets::MARKER must be a value the game never shows on its own; view: {}",
+                short(&own_view.to_string())
+            );
+        } else {
             stats.planted_states += 1;
             assert!(
                 own_count > 0,
@@ -49,7 +63,7 @@ pub(super) fn check_state<R: Secrets>(state: &R::State, seats: usize, stats: &mu
 
 /// How often `marker` occurs in the keys, strings and numbers of a JSON value: as in its text,
 /// without printing it (views are large, and checked often).
-fn markers(value: &Value, marker: &str) -> usize {
+pub(super) fn markers(value: &Value, marker: &str) -> usize {
     match value {
         Value::String(text) => text.matches(marker).count(),
         Value::Number(n)
@@ -57,7 +71,10 @@ fn markers(value: &Value, marker: &str) -> usize {
                 .chars()
                 .all(|c| c.is_ascii_digit() || "+-.eE".contains(c)) =>
         {
-            n.to_string().matches(marker).count()
+            match n.as_i64() {
+                Some(i) => count_in(decimal(i, &mut [0; 20]), marker.as_bytes()),
+                None => n.to_string().matches(marker).count(),
+            }
         }
         Value::Array(items) => items.iter().map(|v| markers(v, marker)).sum(),
         Value::Object(map) => map
@@ -66,6 +83,29 @@ fn markers(value: &Value, marker: &str) -> usize {
             .sum(),
         _ => 0,
     }
+}
+
+/// `i` in decimal, written into the end of `buf` (numbers are the bulk of a view).
+fn decimal(i: i64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    let mut rest = i.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    &buf[at..]
+}
+
+fn count_in(text: &[u8], marker: &[u8]) -> usize {
+    text.windows(marker.len()).filter(|w| *w == marker).count()
 }
 
 /// The actions offered to `seat` (and its default action) as it sees them: JSON and description.

@@ -106,7 +106,7 @@ fn parse_count_reads_whole_numbers() {
 
 #[test]
 fn a_view_showing_other_hands_fails() {
-    failure::<Toy<{ flaw::VIEW_SHOWS_HANDS }>>(&quick(), "Seat(1) is shown a secret of seat 0");
+    failure::<Toy<{ flaw::VIEW_SHOWS_HANDS }>>(&quick(), "is shown a secret of seat");
 }
 
 #[test]
@@ -190,4 +190,16 @@ fn secrets_hooks_that_plant_nothing_fail() {
         expect_secrets: false,
         ..quick()
     });
+}
+
+#[test]
+fn markers_are_counted_in_keys_strings_and_numbers() {
+    let view = serde_json::json!({
+        "4242": [4242, -14242, 42, 1.5, "a4242b", { "x": i64::MIN }],
+        "y": u64::MAX,
+    });
+    assert_eq!(super::secrets::markers(&view, "4242"), 4);
+    assert_eq!(super::secrets::markers(&view, "-9223372036854775808"), 1);
+    assert_eq!(super::secrets::markers(&view, "18446744073709551615"), 1);
+    assert_eq!(super::secrets::markers(&view, "zz"), 0);
 }

@@ -1,0 +1,215 @@
+//! Mail-related routes: address verification, preferences, one-click unsubscribe (RFC 8058),
+//! invitations by email.
+
+use actix_web::{HttpResponse, get, post, put, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::auth::AuthUser;
+use super::problem::{ApiError, Problem};
+use crate::service::views::{GameView, InvitationView, PreferencesView, UserView};
+use crate::service::{Services, invitations, users};
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct TokenQuery {
+    /// The signed token from the link.
+    pub token: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Accepted {
+    pub status: String,
+}
+
+/// Send the address-verification mail again.
+#[utoipa::path(
+    tag = "mail",
+    responses(
+        (status = 202, description = "Queued", body = Accepted),
+        (status = 409, description = "Already verified", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/me/email/verification")]
+pub async fn resend_verification(
+    svc: web::Data<Services>,
+    user: AuthUser,
+) -> Result<HttpResponse, ApiError> {
+    users::resend_verification(&svc, user.id).await?;
+    Ok(HttpResponse::Accepted().json(Accepted {
+        status: "queued".into(),
+    }))
+}
+
+/// Confirm an address with the signed link from the verification mail (no login needed).
+#[utoipa::path(
+    tag = "mail",
+    params(TokenQuery),
+    responses(
+        (status = 200, description = "Verified", body = UserView),
+        (status = 400, description = "Invalid or expired link", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/email/verify")]
+pub async fn verify_email(
+    svc: web::Data<Services>,
+    query: web::Query<TokenQuery>,
+) -> Result<web::Json<UserView>, ApiError> {
+    Ok(web::Json(users::verify_email(&svc, &query.token).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetPreferences {
+    /// `all` (every game mail), `turns` (only "your turn"), `none`.
+    pub mail: String,
+}
+
+/// The caller's mail preference.
+#[utoipa::path(tag = "mail", responses((status = 200, body = PreferencesView)), security(("bearer" = [])))]
+#[get("/me/preferences")]
+pub async fn preferences(
+    svc: web::Data<Services>,
+    user: AuthUser,
+) -> Result<web::Json<PreferencesView>, ApiError> {
+    Ok(web::Json(users::preferences(&svc, user.id).await?))
+}
+
+/// Set which game mail the caller gets.
+#[utoipa::path(
+    tag = "mail",
+    request_body = SetPreferences,
+    responses((status = 200, body = PreferencesView), (status = 422, body = Problem, content_type = "application/problem+json")),
+    security(("bearer" = []))
+)]
+#[put("/me/preferences")]
+pub async fn set_preferences(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    body: web::Json<SetPreferences>,
+) -> Result<web::Json<PreferencesView>, ApiError> {
+    Ok(web::Json(
+        users::set_preferences(&svc, user.id, &body.mail).await?,
+    ))
+}
+
+/// The unsubscribe page behind a mail's link: a button that POSTs (opening the link
+/// changes nothing, so link scanners cannot unsubscribe anyone).
+#[utoipa::path(tag = "mail", params(TokenQuery), responses((status = 200, description = "A confirmation page", content_type = "text/html")))]
+#[get("/unsubscribe")]
+pub async fn unsubscribe_page(query: web::Query<TokenQuery>) -> HttpResponse {
+    let token: String = query
+        .token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>Unsubscribe</title></head><body>\
+         <form method=\"post\" action=\"/v1/unsubscribe?token={token}\">\
+         <input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">\
+         <p>Stop all game mail from Turnpost?</p><button type=\"submit\">Unsubscribe</button></form></body></html>"
+    ))
+}
+
+/// One-click unsubscribe (RFC 8058): POST to the `List-Unsubscribe` URL; no login needed.
+#[utoipa::path(
+    tag = "mail",
+    params(TokenQuery),
+    responses(
+        (status = 200, description = "Unsubscribed", body = Accepted),
+        (status = 400, description = "Invalid link", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/unsubscribe")]
+pub async fn unsubscribe(
+    svc: web::Data<Services>,
+    query: web::Query<TokenQuery>,
+) -> Result<web::Json<Accepted>, ApiError> {
+    users::unsubscribe(&svc, &query.token).await?;
+    Ok(web::Json(Accepted {
+        status: "unsubscribed".into(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Invite {
+    pub email: String,
+    /// The seat to offer; the lowest free seat at acceptance when omitted.
+    #[serde(default)]
+    pub seat: Option<i64>,
+}
+
+/// Invite an address to an open game (callers must hold a seat in it).
+#[utoipa::path(
+    tag = "games",
+    request_body = Invite,
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses(
+        (status = 201, description = "Invitation mailed", body = InvitationView),
+        (status = 403, body = Problem, content_type = "application/problem+json"),
+        (status = 409, body = Problem, content_type = "application/problem+json"),
+        (status = 422, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{id}/invitations")]
+pub async fn invite(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    id: web::Path<Uuid>,
+    body: web::Json<Invite>,
+) -> Result<HttpResponse, ApiError> {
+    let inv = invitations::invite(&svc, user.id, id.into_inner(), &body.email, body.seat).await?;
+    Ok(HttpResponse::Created().json(inv))
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct InvitationDetails {
+    pub invitation: InvitationView,
+    pub game: GameView,
+}
+
+/// What a join link invites to (no login needed).
+#[utoipa::path(
+    tag = "games",
+    params(TokenQuery),
+    responses((status = 200, body = InvitationDetails), (status = 400, body = Problem, content_type = "application/problem+json"))
+)]
+#[get("/invitations/accept")]
+pub async fn show_invitation(
+    svc: web::Data<Services>,
+    query: web::Query<TokenQuery>,
+) -> Result<web::Json<InvitationDetails>, ApiError> {
+    let (invitation, game) = invitations::show(&svc, &query.token).await?;
+    Ok(web::Json(InvitationDetails { invitation, game }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptInvitation {
+    pub token: String,
+}
+
+/// Accept an invitation: the caller takes the invited seat.
+#[utoipa::path(
+    tag = "games",
+    request_body = AcceptInvitation,
+    responses(
+        (status = 200, description = "Seated", body = GameView),
+        (status = 400, body = Problem, content_type = "application/problem+json"),
+        (status = 409, body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/invitations/accept")]
+pub async fn accept_invitation(
+    svc: web::Data<Services>,
+    user: AuthUser,
+    body: web::Json<AcceptInvitation>,
+) -> Result<web::Json<GameView>, ApiError> {
+    Ok(web::Json(
+        invitations::accept(&svc, user.id, &body.token).await?,
+    ))
+}

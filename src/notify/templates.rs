@@ -1,0 +1,97 @@
+//! Mail templates (minijinja), embedded in the binary: `<kind>.txt` and `<kind>.html` per
+//! kind of mail, with shared header and footer parts. HTML templates auto-escape.
+
+use std::sync::OnceLock;
+
+use minijinja::Environment;
+use serde::Serialize;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("_footer.txt", include_str!("templates/_footer.txt")),
+    (
+        "_layout_top.html",
+        include_str!("templates/_layout_top.html"),
+    ),
+    (
+        "_layout_bottom.html",
+        include_str!("templates/_layout_bottom.html"),
+    ),
+    ("your_turn.txt", include_str!("templates/your_turn.txt")),
+    ("your_turn.html", include_str!("templates/your_turn.html")),
+    (
+        "game_started.txt",
+        include_str!("templates/game_started.txt"),
+    ),
+    (
+        "game_started.html",
+        include_str!("templates/game_started.html"),
+    ),
+    ("game_over.txt", include_str!("templates/game_over.txt")),
+    ("game_over.html", include_str!("templates/game_over.html")),
+    ("invitation.txt", include_str!("templates/invitation.txt")),
+    ("invitation.html", include_str!("templates/invitation.html")),
+    (
+        "verify_email.txt",
+        include_str!("templates/verify_email.txt"),
+    ),
+    (
+        "verify_email.html",
+        include_str!("templates/verify_email.html"),
+    ),
+];
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, source) in TEMPLATES {
+            if let Err(e) = env.add_template(name, source) {
+                // Templates are compiled into the binary; a broken one is caught by the tests.
+                tracing::error!(template = name, error = %e, "bad mail template");
+            }
+        }
+        env
+    })
+}
+
+/// Renders the text and HTML parts of `kind` with `context`.
+pub fn render(kind: &str, context: &impl Serialize) -> anyhow::Result<(String, String)> {
+    let env = env();
+    let ctx = minijinja::Value::from(minijinja::value::Serde(context));
+    let text = env.get_template(&format!("{kind}.txt"))?.render(&ctx)?;
+    let html = env.get_template(&format!("{kind}.html"))?.render(&ctx)?;
+    Ok((text, html))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn every_template_renders_and_html_escapes() {
+        let ctx = json!({
+            "recipient": "<Ann & co>", "game_name": "Bag of Fate", "short_id": "abcd1234",
+            "game_id": "id", "seat": 1, "view": "{\"x\": 1}", "actions": [{"n": 1, "description": "Choose <Queen>", "json": "{}"}],
+            "first_action": "{}", "version": 7, "base_url": "http://h", "game_url": "http://h/g",
+            "unsubscribe_url": "http://h/u", "players": [{"seat": 0, "name": "Ann"}], "seed_sha256": "ff",
+            "your_turn": true, "summary": "Ann won", "winners": ["Ann"], "seed": "00", "inviter": "Bob",
+            "token": "t", "join_url": "http://h/j", "expires_at": "soon", "verify_url": "http://h/v",
+            "subject": "s",
+        });
+        for kind in [
+            "your_turn",
+            "game_started",
+            "game_over",
+            "invitation",
+            "verify_email",
+        ] {
+            let (text, html) = super::render(kind, &ctx).unwrap();
+            assert!(
+                text.contains("<Ann & co>") || kind == "invitation",
+                "{kind}: text is not escaped"
+            );
+            assert!(!html.contains("<Ann & co>"), "{kind}: html must escape");
+            assert!(html.contains("</html>"));
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Where mail goes: an SMTP server (`TURNPOST_SMTP_URL`), `.eml` files under
+//! `<data-dir>/mail/` (the default), or memory (unit tests only).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use super::Mail;
+
+pub enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    Files(PathBuf),
+    Memory(Arc<Mutex<Vec<Message>>>),
+}
+
+impl Transport {
+    /// SMTP when a URL is given (TLS, STARTTLS and credentials as the URL says), else files.
+    pub fn from_settings(
+        smtp_url: Option<&str>,
+        data_dir: &std::path::Path,
+    ) -> anyhow::Result<Transport> {
+        match smtp_url {
+            Some(url) => Ok(Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .context("TURNPOST_SMTP_URL is not a valid SMTP URL")?
+                    .timeout(Some(std::time::Duration::from_secs(30)))
+                    .build(),
+            )),
+            None => {
+                let dir = data_dir.join("mail");
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating {}", dir.display()))?;
+                Ok(Transport::Files(dir))
+            }
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Transport::Smtp(_) => "smtp".into(),
+            Transport::Files(dir) => format!("files in {}", dir.display()),
+            Transport::Memory(_) => "memory".into(),
+        }
+    }
+
+    pub async fn send(&self, message: Message, message_id: &str) -> anyhow::Result<()> {
+        match self {
+            Transport::Smtp(smtp) => {
+                smtp.send(message).await?;
+            }
+            Transport::Files(dir) => {
+                // Named by Message-ID: a repeated delivery rewrites the same file.
+                let name: String = message_id
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                let path = dir.join(format!("{name}.eml"));
+                let tmp = dir.join(format!(".{name}.tmp"));
+                tokio::fs::write(&tmp, message.formatted()).await?;
+                tokio::fs::rename(&tmp, &path).await?;
+            }
+            Transport::Memory(sent) => {
+                sent.lock()
+                    .map_err(|_| anyhow::anyhow!("memory mailbox poisoned"))?
+                    .push(message);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `List-Unsubscribe: <url>` (RFC 2369).
+#[derive(Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.trim_matches(['<', '>']).to_owned()))
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), format!("<{}>", self.0))
+    }
+}
+
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".into())
+    }
+}
+
+/// The message for an outbox row: multipart text + HTML, its stable Message-ID, threaded on
+/// the game's root id, with one-click unsubscribe headers for game mail.
+pub fn build(mail: &Mail, from: &str, message_id: &str) -> anyhow::Result<Message> {
+    let from: Mailbox = from
+        .parse()
+        .context("TURNPOST_MAIL_FROM is not a mailbox")?;
+    let to: Mailbox = mail.to.parse().context("recipient is not a mailbox")?;
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(mail.subject.clone())
+        .message_id(Some(message_id.to_owned()));
+    if let Some(thread) = &mail.thread {
+        builder = builder
+            .in_reply_to(thread.clone())
+            .references(thread.clone());
+    }
+    if let Some(url) = &mail.unsubscribe {
+        builder = builder
+            .header(ListUnsubscribe(url.clone()))
+            .header(ListUnsubscribePost);
+    }
+    let body = MultiPart::alternative()
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_PLAIN)
+                .body(mail.text.clone()),
+        )
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_HTML)
+                .body(mail.html.clone()),
+        );
+    Ok(builder.multipart(body)?)
+}

@@ -1,0 +1,201 @@
+//! The outbox worker. It runs inside `turnpost serve` (unless disabled) and alone as
+//! `turnpost worker`; any number may run against one database (see `store::outbox`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use super::Mail;
+use super::transport::{Transport, build};
+use crate::config::MailSettings;
+use crate::store::models::OutboxRow;
+use crate::store::{self, Pool};
+
+/// What one round of work did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Round {
+    /// Rows were claimed and dealt with (sent, retried later, parked or skipped).
+    Worked {
+        sent: usize,
+        retried: usize,
+        parked: usize,
+        skipped: usize,
+    },
+    /// Nothing was due.
+    Empty,
+}
+
+#[derive(Clone)]
+pub struct Worker {
+    pool: Pool,
+    transport: Arc<Transport>,
+    settings: MailSettings,
+}
+
+enum Fate {
+    Sent,
+    Skipped(String),
+    Retry(String),
+    Park(String),
+}
+
+impl Worker {
+    pub fn new(pool: Pool, transport: Arc<Transport>, settings: MailSettings) -> Self {
+        Worker {
+            pool,
+            transport,
+            settings,
+        }
+    }
+
+    /// Claims one batch of due rows and deals with each.
+    pub async fn run_once(&self) -> anyhow::Result<Round> {
+        let rows = {
+            let mut conn = self.pool.get().await?;
+            store::outbox::claim(
+                &mut conn,
+                self.settings.batch,
+                self.settings.lease_secs as f64,
+            )
+            .await?
+        };
+        if rows.is_empty() {
+            return Ok(Round::Empty);
+        }
+        let (mut sent, mut retried, mut parked, mut skipped) = (0, 0, 0, 0);
+        for row in rows {
+            let Some(lease) = row.lease_until else {
+                continue;
+            };
+            let fate = self.deliver(&row).await;
+            let mut conn = self.pool.get().await?;
+            let kept = match &fate {
+                Fate::Sent => {
+                    sent += 1;
+                    store::outbox::mark_sent(&mut conn, row.id, lease).await?
+                }
+                Fate::Skipped(why) => {
+                    skipped += 1;
+                    store::outbox::mark_skipped(&mut conn, row.id, lease, why).await?
+                }
+                Fate::Retry(error) => {
+                    retried += 1;
+                    let delay = self.backoff(row.attempts, row.id);
+                    tracing::warn!(id = row.id, attempts = row.attempts, retry_in_secs = delay, %error, "mail not sent; will retry");
+                    store::outbox::mark_unsent(&mut conn, row.id, lease, error, Some(delay)).await?
+                }
+                Fate::Park(error) => {
+                    parked += 1;
+                    tracing::error!(id = row.id, attempts = row.attempts, %error, "mail parked as failed");
+                    store::outbox::mark_unsent(&mut conn, row.id, lease, error, None).await?
+                }
+            };
+            if !kept {
+                tracing::warn!(id = row.id, "lease on a mail was lost while sending it");
+            }
+        }
+        Ok(Round::Worked {
+            sent,
+            retried,
+            parked,
+            skipped,
+        })
+    }
+
+    async fn deliver(&self, row: &OutboxRow) -> Fate {
+        let mail: Mail = match serde_json::from_value(row.payload.clone()) {
+            Ok(m) => m,
+            Err(e) => return Fate::Park(format!("unreadable payload: {e}")),
+        };
+        if let Some(user) = row.user_id {
+            match self.still_wanted(user, &row.kind, &mail.to).await {
+                Ok(None) => {}
+                Ok(Some(why)) => return Fate::Skipped(why),
+                Err(e) => return Fate::Retry(format!("checking the recipient: {e}")),
+            }
+        }
+        let message = match build(&mail, &self.settings.from, &row.message_id) {
+            Ok(m) => m,
+            Err(e) => return Fate::Park(format!("{e:#}")),
+        };
+        match self.transport.send(message, &row.message_id).await {
+            Ok(()) => Fate::Sent,
+            Err(e) => {
+                let permanent = e
+                    .downcast_ref::<lettre::transport::smtp::Error>()
+                    .is_some_and(|s| s.is_permanent());
+                if permanent || row.attempts >= self.settings.max_attempts {
+                    Fate::Park(format!("{e:#}"))
+                } else {
+                    Fate::Retry(format!("{e:#}"))
+                }
+            }
+        }
+    }
+
+    /// Why a game mail should no longer go out (unsubscribed, address changed or unverified).
+    async fn still_wanted(
+        &self,
+        user: Uuid,
+        kind: &str,
+        to: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let mut conn = self.pool.get().await?;
+        let Some(u) = store::users::by_id(&mut conn, user).await? else {
+            return Ok(Some("the account is gone".into()));
+        };
+        if kind == "verify_email" {
+            return Ok(None);
+        }
+        if u.email_verified_at.is_none() || !u.email.eq_ignore_ascii_case(to) {
+            return Ok(Some("the address is not verified".into()));
+        }
+        if !super::wants(&u.mail_preference, kind) {
+            return Ok(Some(format!(
+                "the recipient's preference is {:?}",
+                u.mail_preference
+            )));
+        }
+        Ok(None)
+    }
+
+    /// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter.
+    fn backoff(&self, attempts: i32, id: i64) -> f64 {
+        let base = self.settings.retry_base_ms as f64 / 1000.0;
+        let exp = base * 2f64.powi(attempts.clamp(1, 30) - 1);
+        let capped = exp.min(self.settings.retry_max_secs as f64);
+        // Jitter from the clock and the row id: spreads retries of a burst without an RNG dependency here.
+        let nanos =
+            Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
+        let jitter = 0.5 + (nanos % 1000) as f64 / 1000.0;
+        capped * jitter
+    }
+
+    /// Works until `stop` turns true, sleeping `poll_ms` whenever nothing is due.
+    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+        tracing::info!(transport = %self.transport.describe(), "mail worker started");
+        loop {
+            if *stop.borrow() {
+                break;
+            }
+            let pause = match self.run_once().await {
+                Ok(Round::Worked { .. }) => None,
+                Ok(Round::Empty) => Some(Duration::from_millis(self.settings.poll_ms)),
+                Err(e) => {
+                    tracing::error!(error = %format!("{e:#}"), "mail worker round failed");
+                    Some(Duration::from_millis(self.settings.poll_ms.max(1000)))
+                }
+            };
+            if let Some(pause) = pause {
+                tokio::select! {
+                    _ = tokio::time::sleep(pause) => {}
+                    _ = stop.changed() => {}
+                }
+            }
+        }
+        tracing::info!("mail worker stopped");
+    }
+}

@@ -1,0 +1,151 @@
+//! Invitations to a seat by email address, with a signed join link.
+
+use chrono::Utc;
+use diesel_async::AsyncConnection;
+use uuid::Uuid;
+
+use super::games::{game_view, join_in, seat_of};
+use super::views::{GameView, InvitationView};
+use super::{Result, ServiceError, Services, mail};
+use crate::auth::jwt::Purpose;
+use crate::store::models::{GameStatus, Invitation};
+use crate::store::{self};
+
+/// `POST /v1/games/{id}/invitations`: a seated player invites an address to an open game.
+pub async fn invite(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    email: &str,
+    seat: Option<i64>,
+) -> Result<InvitationView> {
+    let email = email.trim();
+    if !super::users::valid_email(email) {
+        return Err(ServiceError::Invalid("email is not a valid address".into()));
+    }
+    let mut conn = svc.conn().await?;
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        let game = store::games::lock(conn, game_id)
+            .await?
+            .ok_or(ServiceError::NotFound("game"))?;
+        let players = store::games::seat_players(conn, game_id).await?;
+        if seat_of(&players, user).is_none() {
+            return Err(ServiceError::NotAPlayer);
+        }
+        if game.status() != GameStatus::Open {
+            return Err(ServiceError::WrongStatus(game.status.clone()));
+        }
+        let seat = match seat {
+            None => None,
+            Some(s) => {
+                let s = i32::try_from(s)
+                    .ok()
+                    .filter(|s| (0..game.seat_count).contains(s))
+                    .ok_or_else(|| {
+                        ServiceError::Invalid(format!(
+                            "seat must be between 0 and {}",
+                            game.seat_count - 1
+                        ))
+                    })?;
+                if players.iter().any(|p| p.seat == s) {
+                    return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
+                }
+                Some(s)
+            }
+        };
+        let inviter = players
+            .iter()
+            .find(|p| p.user_id == user)
+            .map(|p| p.display_name.clone())
+            .unwrap_or_default();
+        let invitation = Invitation {
+            id: Uuid::new_v4(),
+            game_id,
+            seat,
+            email: email.to_owned(),
+            invited_by: user,
+            created_at: Utc::now(),
+            accepted_by: None,
+            accepted_at: None,
+        };
+        store::invitations::insert(conn, &invitation).await?;
+        let (token, expires_at) = svc.jwt.sign(
+            Purpose::Invitation,
+            invitation.id,
+            Some(email.to_owned()),
+            Utc::now(),
+            svc.mail.link_ttl_secs,
+        )?;
+        let row = mail::invitation_mail(svc, &game, email, seat, &inviter, &token, expires_at)?;
+        store::outbox::enqueue(conn, &[row]).await?;
+        Ok(InvitationView {
+            id: invitation.id,
+            game_id,
+            email: invitation.email,
+            seat,
+            invited_by: user,
+            expires_at,
+            accepted: false,
+        })
+    })
+    .await
+}
+
+fn invitation_id(svc: &Services, token: &str) -> Result<Uuid> {
+    svc.jwt
+        .check(Purpose::Invitation, token)
+        .map(|c| c.sub)
+        .map_err(|_| ServiceError::InvalidLink)
+}
+
+/// `GET /v1/invitations/accept?token=`: what the link invites to (no login needed).
+pub async fn show(svc: &Services, token: &str) -> Result<(InvitationView, GameView)> {
+    let id = invitation_id(svc, token)?;
+    let mut conn = svc.conn().await?;
+    let inv = store::invitations::get(&mut conn, id)
+        .await?
+        .ok_or(ServiceError::InvalidLink)?;
+    let game = store::games::get(&mut conn, inv.game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let players = store::games::seat_players(&mut conn, inv.game_id).await?;
+    let expires_at = svc
+        .jwt
+        .check(Purpose::Invitation, token)
+        .ok()
+        .and_then(|c| chrono::DateTime::from_timestamp(c.exp, 0))
+        .unwrap_or_else(Utc::now);
+    Ok((
+        InvitationView {
+            id: inv.id,
+            game_id: inv.game_id,
+            email: inv.email,
+            seat: inv.seat,
+            invited_by: inv.invited_by,
+            expires_at,
+            accepted: inv.accepted_by.is_some(),
+        },
+        game_view(&game, &players),
+    ))
+}
+
+/// `POST /v1/invitations/accept`: the signed-in caller takes the invited seat (or the lowest
+/// free one). An invitation is good for one acceptance.
+pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView> {
+    let id = invitation_id(svc, token)?;
+    let mut conn = svc.conn().await?;
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        let inv = store::invitations::lock(conn, id)
+            .await?
+            .ok_or(ServiceError::InvalidLink)?;
+        if inv.accepted_by.is_some() {
+            return Err(ServiceError::SeatUnavailable(
+                "this invitation was already accepted".into(),
+            ));
+        }
+        let view = join_in(svc, conn, user, inv.game_id, inv.seat.map(i64::from)).await?;
+        store::invitations::mark_accepted(conn, id, user).await?;
+        Ok(view)
+    })
+    .await
+}
