@@ -5,6 +5,7 @@ pub mod bag_of_fate;
 #[cfg(test)]
 pub mod conformance;
 mod contract;
+pub mod garden_gnomes;
 pub mod registry;
 
 pub use contract::*;
@@ -13,8 +14,9 @@ pub use registry::{Applied, Game, GameState, LegalAction, Registry, Waiting};
 impl Registry {
     /// Every ruleset Turnpost hosts.
     pub fn standard() -> Self {
-        Registry::new(vec![Box::new(
-            registry::Erased::<bag_of_fate::BagOfFate>::default(),
-        )])
+        Registry::new(vec![
+            Box::new(registry::Erased::<bag_of_fate::BagOfFate>::default()),
+            Box::new(registry::Erased::<garden_gnomes::GardenGnomes>::default()),
+        ])
     }
 }

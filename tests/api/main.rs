@@ -3,6 +3,7 @@
 mod accounts;
 mod bad_input;
 mod games;
+mod garden_gnomes;
 mod helpers;
 mod mail;
 mod openapi;

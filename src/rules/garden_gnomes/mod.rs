@@ -1,0 +1,209 @@
+//! Garden Gnomes: Violent Vendetta. Clans of gnomes reinforce, move (gathering onto one
+//! territory or spreading from one), fight wherever clans meet and loot one token per
+//! territory held, until a player has completed all their secret objectives. Rulings and the
+//! step-by-step mapping onto the engine are in `docs/rules/garden-gnomes.md`.
+//!
+//! - `data`: clans, map, tokens and objective cards, read from `data/*.json`.
+//! - `state`: the state and the questions asked of it (passability, destinations, turn order).
+//! - `flow`: automatic steps (set-up, reinforcements, forced targets, combat results, loot,
+//!   scoring, the end).
+//! - `actions`: the action type, `next`, legal actions and `apply`.
+//! - `view`: views, log visibility, redaction and descriptions.
+
+mod actions;
+mod data;
+mod flow;
+#[cfg(test)]
+mod secrets;
+mod state;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+pub use actions::Action;
+pub use data::{Colour, Food, Needs, Territory, Token};
+pub use state::{Clan, Combat, Die, Ending, Phase, State};
+
+use crate::rules::{
+    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// The ruleset.
+pub struct GardenGnomes;
+
+/// How the winner is decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// "The first player(s) to complete their Objectives are the winner(s)."
+    #[default]
+    Basic,
+    /// 20 points per completed objective, 3 per gnome token, 2 per food token not used.
+    Advanced,
+}
+
+/// The game's options. JSON: `{"scoring":"advanced","extra_objectives":1,
+/// "clans_per_player":3,"round_limit":20}`; every field may be left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub scoring: Scoring,
+    /// The long game variant: objectives kept beyond the standard 3 (2 with 5–6 clans), 0–3.
+    pub extra_objectives: u8,
+    /// The 2-player variant: clans each player runs, 2 or 3 (ignored with 3–6 players).
+    pub clans_per_player: u8,
+    /// The game also ends after this round, scored by the advanced rules (1–100).
+    pub round_limit: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            scoring: Scoring::Basic,
+            extra_objectives: 0,
+            clans_per_player: 2,
+            round_limit: DEFAULT_ROUND_LIMIT,
+        }
+    }
+}
+
+/// The default round limit (ruling 13 in docs/rules/garden-gnomes.md).
+pub const DEFAULT_ROUND_LIMIT: u32 = 20;
+
+impl Options {
+    fn validate(&self) -> Result<(), SetupError> {
+        if self.extra_objectives > 3 {
+            return Err(SetupError(
+                "extra_objectives (the long game) must be 0 to 3".to_string(),
+            ));
+        }
+        if !(2..=3).contains(&self.clans_per_player) {
+            return Err(SetupError(
+                "clans_per_player (the 2-player variant) must be 2 or 3".to_string(),
+            ));
+        }
+        if !(1..=100).contains(&self.round_limit) {
+            return Err(SetupError("round_limit must be 1 to 100".to_string()));
+        }
+        Ok(())
+    }
+}
+
+impl Ruleset for GardenGnomes {
+    const ID: &'static str = "garden-gnomes";
+    const NAME: &'static str = "Garden Gnomes: Violent Vendetta";
+
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+
+    fn option_docs() -> Vec<OptionDoc> {
+        let d = Options::default();
+        vec![
+            OptionDoc {
+                name: "scoring",
+                description: "\"basic\": the first player(s) to complete all their objectives \
+                    win; \"advanced\": 20 points per completed objective, 3 per gnome token, 2 \
+                    per food token not used for an objective",
+                default: serde_json::json!(d.scoring),
+            },
+            OptionDoc {
+                name: "extra_objectives",
+                description: "Long game variant: objectives each clan keeps beyond the standard \
+                    3 (2 with 5 or 6 clans in play), 0 to 3",
+                default: serde_json::json!(d.extra_objectives),
+            },
+            OptionDoc {
+                name: "clans_per_player",
+                description: "2-player variant: how many clans each player runs, 2 or 3 \
+                    (ignored with 3 to 6 players)",
+                default: serde_json::json!(d.clans_per_player),
+            },
+            OptionDoc {
+                name: "round_limit",
+                description: "The game also ends after this round (1 to 100) and is then \
+                    decided by the advanced scores",
+                default: serde_json::json!(d.round_limit),
+            },
+        ]
+    }
+
+    fn option_sets() -> Vec<Options> {
+        vec![
+            Options::default(),
+            Options {
+                scoring: Scoring::Advanced,
+                extra_objectives: 1,
+                clans_per_player: 3,
+                ..Options::default()
+            },
+        ]
+    }
+
+    fn seats(_options: &Options) -> RangeInclusive<usize> {
+        2..=6
+    }
+
+    fn new_game(options: &Options, seats: usize) -> Result<State, SetupError> {
+        if !Self::seats(options).contains(&seats) {
+            return Err(SetupError(format!(
+                "{} takes 2 to 6 players, not {seats}",
+                Self::NAME
+            )));
+        }
+        options.validate()?;
+        let clans = if seats == 2 {
+            2 * usize::from(options.clans_per_player)
+        } else {
+            seats
+        };
+        // "3 Objectives for 3-4 Player games, and 2 Objectives for 5-6 Player games."
+        let standard = if clans <= 4 { 3 } else { 2 };
+        let keep = standard + options.extra_objectives;
+        let mut state = State::new(seats, clans, options.scoring, keep, options.round_limit);
+        flow::advance(&mut state);
+        Ok(state)
+    }
+
+    fn next(state: &State) -> Next<Action> {
+        actions::next(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        actions::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+        actions::apply(state, actor, action)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
+        view::view(state, viewer)
+    }
+
+    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
+        view::visibility(state, actor, action)
+    }
+
+    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
+        view::redact(state, actor, action)
+    }
+
+    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+        view::describe(state, actor, action, viewer)
+    }
+
+    /// When a deadline passes: end the movement; otherwise the first listed choice (the
+    /// lowest-numbered objective dealt; all remaining dice on the first target in turn order).
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        let legal = actions::legal_actions(state, seat);
+        if legal.contains(&Action::EndMovement) {
+            return Some(Action::EndMovement);
+        }
+        legal.into_iter().next()
+    }
+}
