@@ -7,6 +7,7 @@ pub mod conformance;
 mod contract;
 pub mod garden_gnomes;
 pub mod registry;
+pub mod wiz_war;
 
 pub use contract::*;
 pub use registry::{Applied, Game, GameState, LegalAction, Registry, Waiting};
@@ -17,6 +18,7 @@ impl Registry {
         Registry::new(vec![
             Box::new(registry::Erased::<bag_of_fate::BagOfFate>::default()),
             Box::new(registry::Erased::<garden_gnomes::GardenGnomes>::default()),
+            Box::new(registry::Erased::<wiz_war::WizWar>::default()),
         ])
     }
 }

@@ -10,3 +10,4 @@ mod openapi;
 mod play;
 mod secrets;
 mod smtp;
+mod wiz_war;

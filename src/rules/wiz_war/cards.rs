@@ -1,0 +1,330 @@
+//! The Magic cards as data: one [`CardDef`] per card, the schools' deck lists, and the
+//! transformed forms. The card text is the project's own (CONTENT.md: the printed text is not
+//! public); every number a card uses is in its row, so real data can replace the stand-ins here.
+//! The effect code of each [`Effect`] is in `effects.rs`.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+/// A card, by its row in [`CARDS`]. JSON: the card's key, e.g. `"fireball"`; a number outside the
+/// table reads and prints as `"card_<n>"` (never dealt; it is what the tests plant as a secret).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CardId(pub u16);
+
+impl CardId {
+    pub fn def(self) -> Option<&'static CardDef> {
+        CARDS.get(usize::from(self.0))
+    }
+
+    pub fn key(self) -> String {
+        match self.def() {
+            Some(d) => d.key.to_owned(),
+            None => format!("card_{}", self.0),
+        }
+    }
+
+    pub fn name(self) -> String {
+        match self.def() {
+            Some(d) => d.name.to_owned(),
+            None => format!("card_{}", self.0),
+        }
+    }
+
+    pub fn by_key(key: &str) -> Option<CardId> {
+        if let Some(i) = CARDS.iter().position(|c| c.key == key) {
+            return u16::try_from(i).ok().map(CardId);
+        }
+        let n = key.strip_prefix("card_")?;
+        if n.starts_with('+') || (n.len() > 1 && n.starts_with('0')) {
+            return None;
+        }
+        n.parse::<u16>()
+            .ok()
+            .filter(|&n| usize::from(n) >= CARDS.len())
+            .map(CardId)
+    }
+
+    pub fn kind(self) -> Option<Kind> {
+        self.def().map(|d| d.kind)
+    }
+
+    /// The energy this card gives when spent as energy (energy cards, and cards showing a value).
+    pub fn energy_value(self) -> u8 {
+        self.def().map_or(0, |d| d.energy)
+    }
+
+    pub fn has_trait(self, t: Trait) -> bool {
+        self.def().is_some_and(|d| d.traits.contains(&t))
+    }
+
+    pub fn effect(self) -> Effect {
+        self.def().map_or(Effect::Later, |d| d.effect)
+    }
+
+    pub fn power(self) -> u8 {
+        self.def().map_or(0, |d| d.power)
+    }
+}
+
+impl Serialize for CardId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Key;
+        impl Visitor<'_> for Key {
+            type Value = CardId;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a card key such as \"fireball\"")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<CardId, E> {
+                CardId::by_key(v).ok_or_else(|| E::custom(format!("no card {v:?}")))
+            }
+        }
+        d.deserialize_str(Key)
+    }
+}
+
+/// The five card types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Attack,
+    Counter,
+    Energy,
+    Item,
+    Neutral,
+}
+
+/// Target range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Range {
+    Caster,
+    Adjacent,
+    Sight,
+    Anywhere,
+}
+
+/// What a card is aimed at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aim {
+    /// Nothing to choose (the caster, the game board, your sector).
+    Nothing,
+    Wizard,
+    /// A wizard, or a wall or door (attacks that damage objects).
+    WizardOrWall,
+    Square,
+    EmptySquare,
+    BorderLine,
+    Wall,
+    Door,
+    /// A wall, a door or an object on the board.
+    Barrier,
+    Treasure,
+    Spell,
+    Sector,
+    Direction,
+    /// An item carried by a wizard.
+    CarriedItem,
+    Creature,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trait {
+    Creation,
+    Curse,
+    Fire,
+    Global,
+    MagicStone,
+    Mundane,
+    ThrownWeapon,
+    Transformation,
+    Trinket,
+    Water,
+    Weapon,
+    /// The object fills the entire square (blocks sight through it).
+    FillsSquare,
+    /// A dropped or created object that can be picked up.
+    Mobile,
+    /// An animate object (Conjuring's creatures, later): an object on the board whose card has
+    /// this trait; spells aimed at creatures (`Aim::Creature`) target it.
+    Creature,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    Instant,
+    /// Lasts while it has energy tokens; one is removed when time passes on its caster's turn.
+    Temporary,
+    Permanent,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum School {
+    Cantrip,
+    Alchemy,
+    Conjuring,
+    Elemental,
+    Mentalism,
+    Mutation,
+    Thaumaturgy,
+}
+
+impl School {
+    /// The schools a game may choose (Cantrip is always in the deck).
+    pub const CHOOSABLE: [School; 6] = [
+        School::Alchemy,
+        School::Conjuring,
+        School::Elemental,
+        School::Mentalism,
+        School::Mutation,
+        School::Thaumaturgy,
+    ];
+
+    /// Whether every card of the school has its effect implemented.
+    pub fn complete(self) -> bool {
+        matches!(
+            self,
+            School::Cantrip | School::Alchemy | School::Elemental | School::Mentalism
+        )
+    }
+
+    /// The school's cards: (card key, copies).
+    pub fn deck(self) -> &'static [(&'static str, u8)] {
+        match self {
+            School::Cantrip => CANTRIP,
+            School::Alchemy => ALCHEMY,
+            School::Conjuring => CONJURING,
+            School::Elemental => ELEMENTAL,
+            School::Mentalism => MENTALISM,
+            School::Mutation => MUTATION,
+            School::Thaumaturgy => THAUMATURGY,
+        }
+    }
+}
+
+/// The effect code of a card (`effects.rs`). `Later` marks a card of a school not implemented
+/// yet: it can only be spent for its energy value or discarded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    Energy,
+    // Counter spells.
+    FullShield,
+    NegateNeutral,
+    Zot,
+    AbsorbSpell,
+    Shield,
+    Featherweight,
+    // Cantrip.
+    DropObject,
+    AroundTheCorner,
+    CreateWall,
+    DestroyWall,
+    Dispel,
+    PickLock,
+    RotateSector,
+    ThrownDamage,
+    // Alchemy.
+    FoolsGold,
+    AcidBath,
+    StoneDead,
+    Add,
+    Homonculus,
+    BloodShard,
+    Boomstone,
+    Brainstone,
+    Lifestone,
+    Mightstone,
+    NullPowder,
+    Powerstone,
+    Speedstone,
+    Spellstone,
+    UniversalSolvent,
+    Visionstone,
+    // Elemental.
+    WallOfEarth,
+    Fireball,
+    LightningBolt,
+    Waterbolt,
+    Flood,
+    WallOfFire,
+    Fog,
+    MistBody,
+    StoneBlock,
+    StoneSpikes,
+    Windrider,
+    FireClock,
+    // Mentalism.
+    BrainBurn,
+    MentalForce,
+    Powerthrust,
+    PsychicStorm,
+    ShareLife,
+    ThoughtSteal,
+    PainLink,
+    Teleport,
+    AstralProjection,
+    Meditate,
+    Shatter,
+    /// Not implemented yet (Conjuring, Mutation and Thaumaturgy).
+    Later,
+}
+
+/// One card. `power` is the card's number (damage, cracks to destroy, movement, …) as its text
+/// says; `energy` the value it gives when spent as energy (0: it cannot be).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CardDef {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub kind: Kind,
+    pub range: Range,
+    pub aim: Aim,
+    pub traits: &'static [Trait],
+    pub duration: Duration,
+    /// Whether the spell's energy changes what it does (so it may be boosted).
+    pub boost: bool,
+    pub energy: u8,
+    pub power: u8,
+    pub effect: Effect,
+    pub text: &'static str,
+}
+
+use super::card_table::{ALCHEMY, CANTRIP, CONJURING, ELEMENTAL, MENTALISM, MUTATION, THAUMATURGY};
+pub use super::card_table::{CARDS, FORMS};
+
+/// A transformed form (Mutation's transformations): the data a transformation card will point
+/// at. Movement points, punch damage (0: a d4 roll), damage taken off each hit, and a 1-in-4
+/// evasion range (Gnome: evades on 1-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Form {
+    pub name: &'static str,
+    pub movement: u8,
+    pub punch: u8,
+    pub armour: u8,
+    pub evades_up_to: u8,
+}
+
+/// The deck of Cantrip plus `schools`, as a sorted multiset.
+pub fn deck(schools: &[School]) -> Vec<CardId> {
+    let mut deck = Vec::new();
+    for school in std::iter::once(School::Cantrip).chain(schools.iter().copied()) {
+        for (key, copies) in school.deck() {
+            if let Some(id) = CardId::by_key(key) {
+                deck.extend(std::iter::repeat_n(id, usize::from(*copies)));
+            }
+        }
+    }
+    deck.sort();
+    deck
+}

@@ -1,0 +1,741 @@
+//! Playing cards: which cards may be played, their targets (range, line of sight, Around the
+//! Corner), building a cast step by step (card, target, energy), and the reaction windows of
+//! counter spells.
+
+use super::actions::{Action, Target};
+use super::board::{Dir, EdgeKind, Pos};
+use super::cards::{Aim, CardId, Effect, Kind, Range};
+use super::effects;
+use super::flow::{hurt, leaded};
+use super::sight::Sight;
+use super::state::{Casting, How, Pending, State, put, take, tally};
+use crate::rules::{RuleError, Seat};
+
+/// Card actions in move and cast: cast, play an item, throw, wield, punch.
+pub fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(w) = state.wizard(seat) else {
+        return out;
+    };
+    let stunned = state.turn.stunned;
+    let may_attack = may_attack(state);
+    let sight = state.sight_for(seat);
+    if !stunned {
+        for (card, _) in tally(&w.hand) {
+            let Some(def) = card.def() else { continue };
+            let castable = match def.kind {
+                Kind::Item => {
+                    out.push(Action::Play(card));
+                    false
+                }
+                Kind::Attack => may_attack,
+                Kind::Neutral => !matches!(
+                    def.effect,
+                    Effect::Add | Effect::AroundTheCorner | Effect::Later
+                ),
+                _ => false,
+            };
+            if castable && !targets_in_sight(state, &sight, seat, card, How::Cast, None).is_empty()
+            {
+                out.push(Action::Cast(card));
+            }
+        }
+    }
+    let mundane_attack = may_attack && !(stunned && state.turn.moved);
+    if mundane_attack {
+        for (card, _) in tally(&w.items) {
+            let Some(def) = card.def() else { continue };
+            let how = if def.traits.contains(&super::cards::Trait::ThrownWeapon) {
+                How::Throw
+            } else if def.traits.contains(&super::cards::Trait::Weapon) {
+                How::Weapon
+            } else {
+                continue;
+            };
+            if !targets_in_sight(state, &sight, seat, card, how, None).is_empty() {
+                out.push(match how {
+                    How::Throw => Action::Throw(card),
+                    _ => Action::Wield(card),
+                });
+            }
+        }
+        for s in punchable(state, seat) {
+            out.push(Action::Punch(s));
+        }
+    }
+    out
+}
+
+/// "One attack per turn ... and none in a player's first turn."
+fn may_attack(state: &State) -> bool {
+    !state.turn.attacked && !state.turn.first
+}
+
+fn punchable(state: &State, seat: Seat) -> Vec<Seat> {
+    let Some(at) = state.pos(seat) else {
+        return Vec::new();
+    };
+    let sight = state.sight_for(seat);
+    state
+        .living()
+        .into_iter()
+        .filter(|&s| s != seat)
+        .filter(|&s| state.pos(s).is_some_and(|p| adjacent(state, &sight, at, p)))
+        .collect()
+}
+
+/// Same square, or sharing a side (through links too), and in sight.
+pub fn adjacent(state: &State, sight: &Sight, from: Pos, to: Pos) -> bool {
+    from == to || (state.neighbours(from).contains(&to) && sight.sees_square(from, to))
+}
+
+fn in_range(state: &State, sight: &Sight, range: Range, from: Pos, to: Pos) -> bool {
+    match range {
+        Range::Caster => from == to,
+        Range::Adjacent => adjacent(state, sight, from, to),
+        Range::Sight => sight.sees_square(from, to),
+        Range::Anywhere => true,
+    }
+}
+
+/// Whether a border line stops a spell's flight (sight), for Around the Corner's legs.
+fn sight_line_open(state: &State, p: Pos, d: Dir) -> bool {
+    state.board.edge(p, d).is_some_and(|e| match e.created {
+        Some(c) => c.card.effect() == Effect::WallOfFire,
+        None => e.destroyed || e.kind == EdgeKind::Open,
+    })
+}
+
+/// Flies straight from `from` (not included) heading `h`; whether it reaches `target`.
+fn flight_hits(state: &State, from: Pos, h: Dir, target: Pos) -> bool {
+    let filled = state.filled();
+    let (mut p, mut h) = (from, h);
+    for _ in 0..20 {
+        if !sight_line_open(state, p, h) {
+            return false;
+        }
+        let Some((q, nh)) = state.board.across(p, h) else {
+            return false;
+        };
+        (p, h) = (q, nh);
+        if p == target {
+            return true;
+        }
+        if filled.contains(&p) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Around the Corner: the spell flies straight from the caster to a square, then turns 90
+/// degrees, or 180 degrees by stepping one square sideways and flying back.
+pub fn bent_reach(state: &State, origin: Pos, target: Pos) -> bool {
+    let filled = state.filled();
+    for d in Dir::ALL {
+        let (mut p, mut h) = (origin, d);
+        for _ in 0..20 {
+            if !sight_line_open(state, p, h) {
+                break;
+            }
+            let Some((q, nh)) = state.board.across(p, h) else {
+                break;
+            };
+            (p, h) = (q, nh);
+            if filled.contains(&p) {
+                break;
+            }
+            for side in [h.turned(1), h.turned(3)] {
+                if flight_hits(state, p, side, target) {
+                    return true;
+                }
+                if sight_line_open(state, p, side)
+                    && let Some((c2, sh)) = state.board.across(p, side)
+                {
+                    let turn = side.quarters_to(sh);
+                    let back = h.opposite().turned(turn);
+                    if c2 == target || flight_hits(state, c2, back, target) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+fn wall_target(state: &State, p: Pos, d: Dir, aim: Aim) -> bool {
+    let Some(e) = state.board.edge(p, d) else {
+        return false;
+    };
+    if !state.board.exists(p.step(d)) && e.kind == EdgeKind::Outer {
+        return false;
+    }
+    match aim {
+        // A line a wall can be created on: nothing on it, between two squares of the board.
+        Aim::BorderLine => e.empty() && state.board.exists(p.step(d)),
+        // Destroy Wall: a standing stone wall, or a created stone wall.
+        Aim::Wall => match e.created {
+            Some(c) => c.card.effect() == Effect::CreateWall,
+            None => e.built() && e.kind == EdgeKind::Wall,
+        },
+        // An attack on a wall or door (or a created wall).
+        _ => match e.created {
+            Some(c) => c.card.effect() != Effect::WallOfFire,
+            None => e.built() && e.kind != EdgeKind::Outer,
+        },
+    }
+}
+
+/// The legal targets of `card` used `how` by `seat`, with whether Around the Corner is needed.
+/// Border lines are chosen in two steps: a square (`square` none), then one of its sides.
+pub fn targets(
+    state: &State,
+    seat: Seat,
+    card: CardId,
+    how: How,
+    square: Option<Pos>,
+) -> Vec<(Target, bool)> {
+    targets_in_sight(state, &state.sight_for(seat), seat, card, how, square)
+}
+
+/// [`targets`], with the caster's sight computed once.
+fn targets_in_sight(
+    state: &State,
+    sight: &Sight,
+    seat: Seat,
+    card: CardId,
+    how: How,
+    square: Option<Pos>,
+) -> Vec<(Target, bool)> {
+    let mut out = Vec::new();
+    let Some(def) = card.def() else { return out };
+    let Some(me) = state.pos(seat) else {
+        return out;
+    };
+    let origin = if how == How::Cast {
+        state.origin(seat).unwrap_or(me)
+    } else {
+        me
+    };
+    let range = def.range;
+    let lines = matches!(def.aim, Aim::BorderLine | Aim::Wall | Aim::WizardOrWall);
+    if let Some(p) = square {
+        if lines {
+            for d in Dir::ALL {
+                if wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d) {
+                    out.push((Target::Side(p, d), false));
+                }
+            }
+        }
+        return out;
+    }
+    let visible = || -> Vec<Pos> {
+        state
+            .board
+            .squares()
+            .into_iter()
+            .filter(|&p| sight.sees_square(origin, p))
+            .collect()
+    };
+    match def.aim {
+        Aim::Nothing => out.push((Target::None, false)),
+        Aim::Wizard | Aim::WizardOrWall => {
+            let bendable = how == How::Cast
+                && def.kind == Kind::Attack
+                && range == Range::Sight
+                && state
+                    .wizard(seat)
+                    .is_some_and(|w| w.hand.iter().any(|c| c.effect() == Effect::AroundTheCorner));
+            for s in state.living() {
+                if s == seat {
+                    continue;
+                }
+                let Some(p) = state.pos(s) else { continue };
+                if in_range(state, sight, range, origin, p) {
+                    if def.effect == Effect::Waterbolt && p == origin {
+                        out.extend(Dir::ALL.map(|d| (Target::WizardToward(s, d), false)));
+                    } else {
+                        out.push((Target::Wizard(s), false));
+                    }
+                } else if bendable && bent_reach(state, origin, p) {
+                    out.push((Target::Wizard(s), true));
+                }
+            }
+            if def.aim == Aim::WizardOrWall {
+                // Objects whose card gives a crack limit can be attacked (Stone Block).
+                for o in &state.objects {
+                    if o.card.effect() == Effect::StoneBlock
+                        && sight.sees_square(origin, o.at)
+                        && o.at != origin
+                    {
+                        out.push((Target::Object(o.id), false));
+                    }
+                }
+                for p in visible() {
+                    if Dir::ALL.iter().any(|&d| {
+                        wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d)
+                    }) {
+                        out.push((Target::Square(p), false));
+                    }
+                }
+            }
+        }
+        Aim::BorderLine | Aim::Wall => {
+            for p in visible() {
+                if Dir::ALL
+                    .iter()
+                    .any(|&d| wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d))
+                {
+                    out.push((Target::Square(p), false));
+                }
+            }
+        }
+        Aim::Door => {
+            for d in Dir::ALL {
+                let door = state.board.edge(origin, d).is_some_and(|e| {
+                    e.created.is_none() && !e.destroyed && matches!(e.kind, EdgeKind::Door(_))
+                });
+                if door {
+                    out.push((Target::Side(origin, d), false));
+                }
+            }
+        }
+        Aim::Barrier => {
+            for d in Dir::ALL {
+                let standing = state.board.edge(origin, d).is_some_and(|e| {
+                    e.created.is_some() || (e.built() && e.kind != EdgeKind::Outer)
+                });
+                if standing {
+                    out.push((Target::Side(origin, d), false));
+                }
+            }
+            for o in &state.objects {
+                if adjacent(state, sight, origin, o.at) {
+                    out.push((Target::Object(o.id), false));
+                }
+            }
+        }
+        Aim::Square => {
+            for p in visible() {
+                if p != me && !state.blocks_entry(p) {
+                    out.push((Target::Square(p), false));
+                }
+            }
+        }
+        Aim::EmptySquare => {
+            for p in visible() {
+                if state.creatable(p) {
+                    out.push((Target::Square(p), false));
+                }
+            }
+        }
+        Aim::Treasure => {
+            for (i, t) in state.treasures.iter().enumerate() {
+                if let Some(p) = t.at
+                    && in_range(state, sight, range, origin, p)
+                    && !leaded(state, i)
+                {
+                    out.push((Target::Treasure(i), false));
+                }
+            }
+        }
+        Aim::Spell => {
+            for s in &state.spells {
+                out.push((Target::Spell(s.id), false));
+            }
+        }
+        Aim::Sector => {
+            for slot in 0..state.board.slots.len() {
+                for q in 1..4 {
+                    out.push((Target::Rotate(slot, q), false));
+                }
+            }
+        }
+        Aim::Direction => out.extend(Dir::ALL.map(|d| (Target::Direction(d), false))),
+        Aim::CarriedItem => {
+            for s in state.living() {
+                if s == seat {
+                    continue;
+                }
+                let seen = state.pos(s).is_some_and(|p| sight.sees_square(origin, p));
+                if let (true, Some(w)) = (seen, state.wizard(s)) {
+                    for (c, _) in tally(&w.items) {
+                        out.push((Target::Item(s, c), false));
+                    }
+                }
+            }
+        }
+        Aim::Creature => {}
+    }
+    out
+}
+
+fn energy_cards(state: &State, seat: Seat) -> Vec<CardId> {
+    state.wizard(seat).map_or_else(Vec::new, |w| {
+        tally(&w.hand)
+            .into_iter()
+            .filter(|(c, _)| c.energy_value() > 0)
+            .map(|(c, _)| c)
+            .collect()
+    })
+}
+
+fn boostable(state: &State, seat: Seat, casting: &Casting) -> bool {
+    casting.how == How::Cast
+        && casting.card.def().is_some_and(|d| d.boost)
+        && !energy_cards(state, seat).is_empty()
+}
+
+/// The steps of a cast in progress.
+pub fn casting_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let Some(casting) = &state.casting else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if casting.target.is_none() {
+        for (t, _) in targets(state, seat, casting.card, casting.how, casting.square) {
+            let a = Action::Target(t);
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    } else {
+        let cards = energy_cards(state, seat);
+        out.extend(cards.iter().map(|&c| Action::Boost(c)));
+        let hand = state
+            .wizard(seat)
+            .map(|w| w.hand.clone())
+            .unwrap_or_default();
+        if hand.iter().any(|c| c.effect() == Effect::Add) {
+            for (i, &a) in cards.iter().enumerate() {
+                for &b in cards.iter().skip(i) {
+                    let two = a != b || hand.iter().filter(|&&c| c == a).count() >= 2;
+                    if two {
+                        out.push(Action::BoostAdd(a, b));
+                    }
+                }
+            }
+        }
+        out.push(Action::NoBoost);
+    }
+    out.push(Action::CancelCast);
+    out
+}
+
+/// Decisions that start or build a cast, play an item, or punch.
+pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    let start = |card: CardId, how: How| Casting {
+        card,
+        how,
+        square: None,
+        target: None,
+        bent: false,
+    };
+    match *action {
+        Action::Cast(card) => state.casting = Some(start(card, How::Cast)),
+        Action::Throw(card) => state.casting = Some(start(card, How::Throw)),
+        Action::Wield(card) => state.casting = Some(start(card, How::Weapon)),
+        Action::Play(card) => {
+            let w = state
+                .wizards
+                .get_mut(seat)
+                .ok_or_else(|| RuleError::illegal("no such seat"))?;
+            if !take(&mut w.hand, &card) {
+                return Err(RuleError::illegal("that card is not in your hand"));
+            }
+            put(&mut w.items, card);
+            return Ok(());
+        }
+        Action::Punch(victim) => {
+            state.turn.attacked = true;
+            let stones = i16::try_from(state.carries(seat, Effect::Mightstone)).unwrap_or(0);
+            let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
+            let base = state
+                .wizard(seat)
+                .and_then(|w| w.form)
+                .and_then(|f| super::cards::FORMS.get(usize::from(f)))
+                .map_or(1, |f| i16::from(f.punch.max(1)));
+            state.note(format!("Seat {seat} punched Seat {victim}."));
+            hurt(state, victim, base + stones * might, Some(seat), false);
+            return Ok(());
+        }
+        Action::CancelCast => {
+            state.casting = None;
+            return Ok(());
+        }
+        Action::Target(t) => {
+            let Some(casting) = state.casting.clone() else {
+                return Err(RuleError::illegal("no spell is being cast"));
+            };
+            let found = targets(state, seat, casting.card, casting.how, casting.square)
+                .into_iter()
+                .find(|(x, _)| *x == t);
+            let Some((_, bent)) = found else {
+                return Err(RuleError::illegal("that is not a legal target"));
+            };
+            let two_step = casting.square.is_none()
+                && matches!(t, Target::Square(_))
+                && casting.card.def().is_some_and(|d| {
+                    matches!(d.aim, Aim::BorderLine | Aim::Wall | Aim::WizardOrWall)
+                });
+            if let Some(c) = state.casting.as_mut() {
+                match t {
+                    Target::Square(p) if two_step => c.square = Some(p),
+                    _ => {
+                        c.target = Some(t);
+                        c.bent = bent;
+                    }
+                }
+            }
+        }
+        Action::Boost(card) => return commit(state, seat, card.energy_value(), vec![card]),
+        Action::BoostAdd(a, b) => {
+            let add = CardId::by_key("add").ok_or_else(|| RuleError::illegal("no Add card"))?;
+            let sum = a.energy_value().saturating_add(b.energy_value());
+            return commit(state, seat, sum, vec![a, b, add]);
+        }
+        Action::NoBoost => return commit(state, seat, 1, Vec::new()),
+        _ => return Err(RuleError::NotYourDecision),
+    }
+    progress(state, seat)
+}
+
+/// Fills in the steps that have only one answer (no target to choose, no energy to add).
+fn progress(state: &mut State, seat: Seat) -> Result<(), RuleError> {
+    let Some(casting) = state.casting.clone() else {
+        return Ok(());
+    };
+    if casting.target.is_none() {
+        let aim_nothing = casting.card.def().is_some_and(|d| d.aim == Aim::Nothing);
+        if !aim_nothing {
+            return Ok(());
+        }
+        if let Some(c) = state.casting.as_mut() {
+            c.target = Some(Target::None);
+        }
+    }
+    let casting = state.casting.clone().unwrap_or(casting);
+    if boostable(state, seat, &casting) {
+        return Ok(());
+    }
+    commit(state, seat, 1, Vec::new())
+}
+
+/// The cast is complete: its cards leave the hand, and a spell goes on the stack for its
+/// reaction window (a mundane attack resolves at once).
+fn commit(
+    state: &mut State,
+    seat: Seat,
+    energy: u8,
+    mut spent: Vec<CardId>,
+) -> Result<(), RuleError> {
+    let casting = state
+        .casting
+        .take()
+        .ok_or_else(|| RuleError::illegal("no spell is being cast"))?;
+    let target = casting
+        .target
+        .ok_or_else(|| RuleError::illegal("choose a target first"))?;
+    if casting.bent
+        && let Some(corner) = CardId::by_key("around_the_corner")
+    {
+        spent.push(corner);
+    }
+    let w = state
+        .wizards
+        .get_mut(seat)
+        .ok_or_else(|| RuleError::illegal("no such seat"))?;
+    let pile = if casting.how == How::Cast {
+        &mut w.hand
+    } else {
+        &mut w.items
+    };
+    let used_up = casting.how != How::Weapon;
+    if used_up && !take(pile, &casting.card) {
+        return Err(RuleError::illegal("that card is not yours to use"));
+    }
+    for c in &spent {
+        if !take(&mut w.hand, c) {
+            return Err(RuleError::illegal(format!(
+                "you have no {} to spend",
+                c.name()
+            )));
+        }
+    }
+    let mut energy = energy;
+    if casting.how == How::Cast {
+        let stones = u8::try_from(state.carries(seat, Effect::Powerstone)).unwrap_or(0);
+        energy = energy.saturating_add(stones);
+    }
+    let attack = casting.card.kind() == Some(Kind::Attack) || casting.how != How::Cast;
+    if attack {
+        state.turn.attacked = true;
+    }
+    let mut pending = Pending {
+        by: seat,
+        card: casting.card,
+        how: casting.how,
+        target,
+        energy,
+        spent,
+        counter: false,
+        toward: None,
+        waiting: Vec::new(),
+    };
+    state.note(format!(
+        "Seat {seat} {} {}.",
+        match casting.how {
+            How::Cast => "cast",
+            How::Throw => "threw",
+            _ => "attacked with",
+        },
+        casting.card.name()
+    ));
+    if casting.how == How::Cast {
+        pending.waiting = responders(state, &pending);
+        state.stack.push(pending);
+    } else {
+        effects::resolve(state, &pending);
+    }
+    Ok(())
+}
+
+/// The seats a window asks, in the rulebook's order (clockwise from the active wizard's left,
+/// the active wizard last): every living wizard but the caster with the option
+/// `ask_every_affected_wizard`, otherwise only those holding a counter that can answer it.
+pub fn responders(state: &State, pending: &Pending) -> Vec<Seat> {
+    let n = state.seats();
+    (1..=n)
+        .map(|i| (state.turn.seat + i) % n)
+        .filter(|&s| s != pending.by && state.alive(s))
+        .filter(|&s| {
+            state.options.ask_every_affected_wizard || !counters(state, s, pending).is_empty()
+        })
+        .collect()
+}
+
+fn aimed_at(target: Target, seat: Seat) -> bool {
+    matches!(target, Target::Wizard(s) | Target::WizardToward(s, _) if s == seat)
+}
+
+/// The counters `seat` holds that can answer `p`.
+pub fn counters(state: &State, seat: Seat, p: &Pending) -> Vec<CardId> {
+    let Some(w) = state.wizard(seat) else {
+        return Vec::new();
+    };
+    if p.how != How::Cast || p.by == seat {
+        return Vec::new();
+    }
+    let kind = p.card.kind();
+    tally(&w.hand)
+        .into_iter()
+        .map(|(c, _)| c)
+        .filter(|c| match c.effect() {
+            Effect::Zot => true,
+            Effect::NegateNeutral => kind == Some(Kind::Neutral),
+            Effect::FullShield | Effect::Featherweight => {
+                kind == Some(Kind::Attack) && aimed_at(p.target, seat)
+            }
+            Effect::Shield => {
+                kind == Some(Kind::Attack) && aimed_at(p.target, seat) && p.energy <= c.power()
+            }
+            Effect::AbsorbSpell => kind != Some(Kind::Counter) && aimed_at(p.target, seat),
+            _ => false,
+        })
+        .collect()
+}
+
+/// A window's choices for the seat that answers now: a counter, or pass.
+pub fn window_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let Some(top) = state.stack.last() else {
+        return Vec::new();
+    };
+    if top.waiting.first() != Some(&seat) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let same_square = state.pos(seat).is_some() && state.pos(seat) == state.origin(top.by);
+    for c in counters(state, seat, top) {
+        if c.effect() == Effect::Featherweight && same_square {
+            out.extend(Dir::ALL.map(|d| Action::CounterToward(c, d)));
+        } else {
+            out.push(Action::Counter(c));
+        }
+    }
+    out.push(Action::Pass);
+    out
+}
+
+pub fn answer(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    let Some(top) = state.stack.last_mut() else {
+        return Err(RuleError::illegal("there is nothing to answer"));
+    };
+    if top.waiting.first() != Some(&seat) {
+        return Err(RuleError::NotYourDecision);
+    }
+    top.waiting.remove(0);
+    let (card, toward) = match *action {
+        Action::Pass => return Ok(()),
+        Action::Counter(c) => (c, None),
+        Action::CounterToward(c, d) => (c, Some(d)),
+        _ => return Err(RuleError::NotYourDecision),
+    };
+    let ok = state
+        .wizards
+        .get_mut(seat)
+        .is_some_and(|w| take(&mut w.hand, &card));
+    if !ok {
+        return Err(RuleError::illegal("that card is not in your hand"));
+    }
+    let mut pending = Pending {
+        by: seat,
+        card,
+        how: How::Cast,
+        target: Target::None,
+        energy: 1,
+        spent: Vec::new(),
+        counter: true,
+        toward,
+        waiting: Vec::new(),
+    };
+    pending.waiting = responders(state, &pending);
+    state.note(format!("Seat {seat} answered with {}.", card.name()));
+    state.stack.push(pending);
+    Ok(())
+}
+
+/// Resolves the top of the stack once its window has closed.
+pub fn resolve_top(state: &mut State) {
+    let Some(top) = state.stack.pop() else { return };
+    if !top.counter {
+        effects::resolve(state, &top);
+        return;
+    }
+    let Some(cancelled) = state.stack.pop() else {
+        put(&mut state.discard, top.card);
+        return;
+    };
+    state.note(format!(
+        "{} cancelled Seat {}'s {}.",
+        top.card.name(),
+        cancelled.by,
+        cancelled.card.name()
+    ));
+    match top.card.effect() {
+        Effect::AbsorbSpell => {
+            if let Some(w) = state.wizards.get_mut(top.by) {
+                put(&mut w.hand, cancelled.card);
+            }
+        }
+        _ => put(&mut state.discard, cancelled.card),
+    }
+    if top.card.effect() == Effect::Featherweight {
+        let from = state.origin(cancelled.by);
+        effects::drift(state, top.by, from, top.toward, top.card.power());
+    }
+    for c in cancelled.spent {
+        put(&mut state.discard, c);
+    }
+    put(&mut state.discard, top.card);
+}

@@ -1,0 +1,655 @@
+//! The course of the game: set-up, turns (time passes, move, discard and draw), the automatic
+//! steps between decisions, damage, death and victory.
+
+use super::actions::{Action, Target};
+use super::board::{Dir, Pos, designs, layout};
+use super::cards::{CardId, Duration, Effect, Trait};
+use super::cast;
+use super::state::{
+    MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, ROUND_LIMIT, STARTING_HAND, State, put, take,
+};
+use crate::rules::{RuleError, Seat};
+
+pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
+    match (action.clone(), state.phase.clone()) {
+        (Action::PlaceSector(sector), Phase::Building { slot, sector: None }) => {
+            state.phase = Phase::Building {
+                slot,
+                sector: Some(sector),
+            };
+        }
+        (
+            Action::TurnSector(turns),
+            Phase::Building {
+                slot,
+                sector: Some(sector),
+            },
+        ) => {
+            let designs = designs().map_err(RuleError::illegal)?;
+            let design = designs
+                .get(usize::from(sector))
+                .ok_or_else(|| RuleError::illegal("no such sector"))?;
+            state.board.place(slot, sector, turns, design);
+            let origin = state
+                .board
+                .slots
+                .get(slot)
+                .map(|s| s.origin)
+                .unwrap_or(Pos(0, 0));
+            for &t in &design.treasures {
+                let l = super::board::rotate_local(t, turns);
+                state.treasures.push(super::state::Treasure {
+                    owner: usize::from(sector),
+                    at: Some(Pos(origin.0 + l.0, origin.1 + l.1)),
+                });
+            }
+            if slot + 1 < state.board.slots.len() {
+                state.phase = Phase::Building {
+                    slot: slot + 1,
+                    sector: None,
+                };
+            } else {
+                finish_board(state);
+            }
+        }
+        (Action::Draw(card), _) => {
+            let Some(Need::Draw(seat)) = state.needs.first().cloned() else {
+                return Err(RuleError::illegal("no card is being drawn"));
+            };
+            if !take(&mut state.deck, &card) {
+                return Err(RuleError::illegal("that card is not in the deck"));
+            }
+            state.needs.remove(0);
+            if let Some(w) = state.wizards.get_mut(seat) {
+                put(&mut w.hand, card);
+            }
+        }
+        (Action::Steal(card), _) => {
+            let Some(Need::Steal { thief, victim }) = state.needs.first().cloned() else {
+                return Err(RuleError::illegal("nothing is being stolen"));
+            };
+            let taken = state
+                .wizards
+                .get_mut(victim)
+                .is_some_and(|w| take(&mut w.hand, &card));
+            if !taken {
+                return Err(RuleError::illegal("that card is not in the victim's hand"));
+            }
+            state.needs.remove(0);
+            if let Some(w) = state.wizards.get_mut(thief) {
+                put(&mut w.hand, card);
+            }
+            state.note(format!("Seat {thief} stole a card from Seat {victim}."));
+        }
+        (Action::FirstPlayer(seat), Phase::FirstPlayer) if seat < state.seats() => {
+            state.turn.number = 0;
+            start_turn(state, seat);
+        }
+        _ => return Err(RuleError::NotYourDecision),
+    }
+    Ok(())
+}
+
+fn finish_board(state: &mut State) {
+    let portals = layout(state.seats()).map(|l| l.portals).unwrap_or(&[]);
+    state.board.finish(portals);
+    for seat in 0..state.seats() {
+        let home = state.board.home(seat);
+        if let Some(w) = state.wizards.get_mut(seat) {
+            w.at = home;
+        }
+    }
+    state.treasures.sort_by_key(|t| (t.owner, t.at));
+    for _ in 0..STARTING_HAND {
+        for seat in 0..state.seats() {
+            state.needs.push(Need::Draw(seat));
+        }
+    }
+    state.phase = Phase::Dealing;
+}
+
+/// The automatic steps between decisions.
+pub fn advance(state: &mut State) {
+    for _ in 0..1000 {
+        if state.is_over() || !step(state) {
+            return;
+        }
+    }
+}
+
+/// One automatic step; whether something changed.
+fn step(state: &mut State) -> bool {
+    if check_victory(state) {
+        return true;
+    }
+    if let Some(need) = state.needs.first().cloned() {
+        match need {
+            Need::Draw(seat) => {
+                if !state.alive(seat) || state.deck.is_empty() && state.discard.is_empty() {
+                    state.needs.remove(0);
+                    return true;
+                }
+                if state.deck.is_empty() {
+                    // Nothing to shuffle: every draw is a chance step over the unseen cards.
+                    state.deck = std::mem::take(&mut state.discard);
+                    state.deck.sort();
+                    state.note("The discard pile became the new deck.".to_owned());
+                    return true;
+                }
+                return false;
+            }
+            Need::Steal { victim, thief } => {
+                let empty = state.wizard(victim).is_none_or(|w| w.hand.is_empty());
+                if empty || !state.alive(thief) {
+                    state.needs.remove(0);
+                    return true;
+                }
+                return false;
+            }
+        }
+    }
+    if state.phase == Phase::Dealing {
+        state.phase = Phase::FirstPlayer;
+        return true;
+    }
+    if let Some(top) = state.stack.last() {
+        if top.waiting.is_empty() {
+            cast::resolve_top(state);
+            return true;
+        }
+        return false;
+    }
+    let active = state.turn.seat;
+    if matches!(state.phase, Phase::MoveAndCast | Phase::DiscardAndDraw) && !state.alive(active) {
+        state.casting = None;
+        end_turn(state);
+        return true;
+    }
+    false
+}
+
+/// Ends the game if someone has won; whether it did.
+fn check_victory(state: &mut State) -> bool {
+    if matches!(
+        state.phase,
+        Phase::Building { .. } | Phase::Dealing | Phase::FirstPlayer
+    ) {
+        return false;
+    }
+    let living = state.living();
+    let scorers: Vec<Seat> = (0..state.seats())
+        .filter(|&s| state.alive(s) && state.points(s) >= POINTS_TO_WIN)
+        .collect();
+    let (winners, summary) = if !scorers.is_empty() {
+        let names: Vec<String> = scorers.iter().map(|s| format!("Seat {s}")).collect();
+        (
+            scorers.clone(),
+            format!(
+                "{} scored {POINTS_TO_WIN} victory points.",
+                names.join(" and ")
+            ),
+        )
+    } else if living.len() == 1 {
+        (
+            living.clone(),
+            format!(
+                "Seat {} is the last wizard alive.",
+                living.first().copied().unwrap_or(0)
+            ),
+        )
+    } else if living.is_empty() {
+        let best = most_points(state, &(0..state.seats()).collect::<Vec<_>>());
+        (
+            best,
+            "Every wizard is dead; the most points win.".to_owned(),
+        )
+    } else {
+        return false;
+    };
+    state.stack.clear();
+    state.casting = None;
+    state.needs.clear();
+    state.phase = Phase::Over { winners, summary };
+    true
+}
+
+fn most_points(state: &State, seats: &[Seat]) -> Vec<Seat> {
+    let best = seats.iter().map(|&s| state.points(s)).max().unwrap_or(0);
+    seats
+        .iter()
+        .copied()
+        .filter(|&s| state.points(s) == best)
+        .collect()
+}
+
+/// Starts `seat`'s turn: time passes, then move and cast.
+pub fn start_turn(state: &mut State, seat: Seat) {
+    state.turn = super::state::Turn {
+        seat,
+        number: state.turn.number + 1,
+        ..Default::default()
+    };
+    if state.turn.number > ROUND_LIMIT * u32::try_from(state.seats()).unwrap_or(4) {
+        let living = state.living();
+        let winners = most_points(state, &living);
+        state.phase = Phase::Over {
+            winners,
+            summary: format!(
+                "The turn limit ({ROUND_LIMIT} rounds) was reached; the most victory points win."
+            ),
+        };
+        return;
+    }
+    state.phase = Phase::MoveAndCast;
+    let first = state.wizard(seat).is_some_and(|w| w.turns == 0);
+    if let Some(w) = state.wizards.get_mut(seat) {
+        w.turns += 1;
+    }
+    state.turn.first = first;
+    time_passes(state, seat);
+    if !state.alive(seat) {
+        return;
+    }
+    let stones = u8::try_from(state.carries(seat, Effect::Speedstone)).unwrap_or(0);
+    state.turn.movement = state.form_movement(seat).saturating_add(stones);
+}
+
+/// "Resolve spell effects, remove energy, remove stun."
+fn time_passes(state: &mut State, seat: Seat) {
+    let own: Vec<u32> = state
+        .spells
+        .iter()
+        .filter(|s| s.caster == seat)
+        .map(|s| s.id)
+        .collect();
+    for &id in &own {
+        let Some(spell) = state.spells.iter().find(|s| s.id == id).cloned() else {
+            continue;
+        };
+        if spell.card.effect() == Effect::AcidBath
+            && let Target::Wizard(victim) = spell.target
+        {
+            hurt(
+                state,
+                victim,
+                i16::from(spell.card.power()),
+                Some(seat),
+                false,
+            );
+        }
+    }
+    if state.carries(seat, Effect::Lifestone) > 0
+        && let Some(w) = state.wizards.get_mut(seat)
+    {
+        w.life = (w.life + 1).min(MAX_LIFE);
+    }
+    for &id in &own {
+        let Some(spell) = state.spells.iter_mut().find(|s| s.id == id) else {
+            continue;
+        };
+        if State::duration(spell.card) != Duration::Temporary {
+            continue;
+        }
+        spell.tokens = spell.tokens.saturating_sub(1);
+        if spell.tokens == 0 {
+            let spell = spell.clone();
+            if spell.card.effect() == Effect::FireClock
+                && let Target::Wizard(victim) = spell.target
+            {
+                hurt(
+                    state,
+                    victim,
+                    i16::from(spell.card.power()),
+                    Some(seat),
+                    true,
+                );
+            }
+            end_spell(state, id);
+        }
+    }
+    if let Some(w) = state.wizards.get_mut(seat)
+        && w.stun > 0
+    {
+        w.stun -= 1;
+        state.turn.stunned = true;
+    }
+}
+
+pub fn end_turn(state: &mut State) {
+    state.casting = None;
+    let n = state.seats();
+    let seat = state.turn.seat;
+    let next = (1..=n)
+        .map(|i| (seat + i) % n)
+        .find(|&s| state.alive(s))
+        .unwrap_or(seat);
+    start_turn(state, next);
+}
+
+/// Ends a maintained spell: its card is discarded, its creations leave the board.
+pub fn end_spell(state: &mut State, id: u32) {
+    let Some(i) = state.spells.iter().position(|s| s.id == id) else {
+        return;
+    };
+    let spell = state.spells.remove(i);
+    state.discard.push(spell.card);
+    state.discard.sort();
+    state.objects.retain(|o| o.spell != Some(id));
+    for e in state
+        .board
+        .vertical
+        .iter_mut()
+        .chain(state.board.horizontal.iter_mut())
+    {
+        if e.created.is_some_and(|c| c.spell == id) {
+            e.created = None;
+        }
+    }
+}
+
+pub fn discard(state: &mut State, seat: Seat, card: CardId) -> Result<(), RuleError> {
+    let ok = state
+        .wizards
+        .get_mut(seat)
+        .is_some_and(|w| take(&mut w.hand, &card));
+    if !ok {
+        return Err(RuleError::illegal("that card is not in your hand"));
+    }
+    put(&mut state.discard, card);
+    Ok(())
+}
+
+pub fn drop_item(state: &mut State, seat: Seat, card: CardId) -> Result<(), RuleError> {
+    let at = state
+        .pos(seat)
+        .ok_or_else(|| RuleError::illegal("you are not on the board"))?;
+    let ok = state
+        .wizards
+        .get_mut(seat)
+        .is_some_and(|w| take(&mut w.items, &card));
+    if !ok {
+        return Err(RuleError::illegal("you do not carry that item"));
+    }
+    let id = state.new_id();
+    state.objects.push(Object {
+        id,
+        card,
+        at,
+        cracks: 0,
+        spell: None,
+    });
+    Ok(())
+}
+
+/// Movement-phase actions other than cards: moves, picking up, dropping.
+pub fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(at) = state.pos(seat) else {
+        return out;
+    };
+    let stunned_attacked = state.turn.stunned && state.turn.attacked;
+    let mp = state.turn.movement;
+    if mp > 0 && !stunned_attacked {
+        for d in Dir::ALL {
+            if let Some((q, _)) = state.board.across(at, d)
+                && state.may_cross(seat, at, d)
+                && !state.blocks_entry(q)
+            {
+                out.push(Action::Move(d));
+            }
+        }
+    }
+    let free_pickup = state.maintains(seat, Effect::Homonculus);
+    if mp > 0 || free_pickup {
+        for o in state.objects.iter().filter(|o| o.at == at && o.mobile()) {
+            out.push(Action::PickUp(o.id));
+        }
+    }
+    let carrying = state.wizard(seat).and_then(|w| w.treasure).is_some();
+    if !carrying {
+        for (i, t) in state.treasures.iter().enumerate() {
+            if t.at == Some(at) && !leaded(state, i) {
+                out.push(Action::PickUpTreasure(i));
+            }
+        }
+    } else {
+        out.push(Action::DropTreasure);
+    }
+    if let Some(w) = state.wizard(seat) {
+        for (c, _) in super::state::tally(&w.items) {
+            out.push(Action::Drop(c));
+        }
+        if !state.turn.stunned || !state.turn.attacked {
+            for (c, _) in super::state::tally(&w.hand) {
+                if c.energy_value() > 0 {
+                    out.push(Action::Speed(c));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether Fool's Gold holds the treasure.
+pub fn leaded(state: &State, treasure: usize) -> bool {
+    state
+        .spells
+        .iter()
+        .any(|s| s.card.effect() == Effect::FoolsGold && s.target == Target::Treasure(treasure))
+}
+
+pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
+    match *action {
+        Action::Move(d) => {
+            let at = state
+                .pos(seat)
+                .ok_or_else(|| RuleError::illegal("you are dead"))?;
+            let (q, _) = state
+                .board
+                .across(at, d)
+                .ok_or_else(|| RuleError::illegal("the board ends there"))?;
+            let fire = state
+                .board
+                .edge(at, d)
+                .and_then(|e| e.created)
+                .filter(|c| c.card.effect() == Effect::WallOfFire);
+            state.turn.movement = state.turn.movement.saturating_sub(1);
+            state.turn.moved = true;
+            set_pos(state, seat, q);
+            if let Some(c) = fire {
+                let owner = state
+                    .spells
+                    .iter()
+                    .find(|s| s.id == c.spell)
+                    .map(|s| s.caster);
+                if owner != Some(seat) {
+                    hurt(state, seat, i16::from(c.card.power()), owner, true);
+                }
+            }
+            let spikes: Vec<(u8, Option<Seat>)> = state
+                .objects
+                .iter()
+                .filter(|o| o.at == q && o.card.effect() == Effect::StoneSpikes)
+                .map(|o| {
+                    let owner = state
+                        .spells
+                        .iter()
+                        .find(|s| Some(s.id) == o.spell)
+                        .map(|s| s.caster);
+                    (o.card.power(), owner)
+                })
+                .collect();
+            for (power, owner) in spikes {
+                if owner != Some(seat) {
+                    hurt(state, seat, i16::from(power), owner, false);
+                }
+            }
+        }
+        Action::PickUp(id) => {
+            let i = state
+                .objects
+                .iter()
+                .position(|o| o.id == id)
+                .ok_or_else(|| RuleError::illegal("no such object"))?;
+            let o = state.objects.remove(i);
+            if !state.maintains(seat, Effect::Homonculus) {
+                state.turn.movement = state.turn.movement.saturating_sub(1);
+            }
+            if let Some(w) = state.wizards.get_mut(seat) {
+                put(&mut w.items, o.card);
+            }
+        }
+        Action::PickUpTreasure(i) => {
+            if let Some(t) = state.treasures.get_mut(i) {
+                t.at = None;
+            }
+            if let Some(w) = state.wizards.get_mut(seat) {
+                w.treasure = Some(i);
+            }
+            // "Picking up a treasure immediately ends the Move and Cast phase."
+            state.phase = Phase::DiscardAndDraw;
+        }
+        Action::DropTreasure => drop_treasure(state, seat),
+        Action::Speed(card) => {
+            discard(state, seat, card)?;
+            state.turn.movement = state.turn.movement.saturating_add(card.energy_value());
+        }
+        Action::EndMove => state.phase = Phase::DiscardAndDraw,
+        Action::DrawCard => {
+            state.turn.drawn += 1;
+            state.needs.push(Need::Draw(seat));
+        }
+        Action::EndTurn => end_turn(state),
+        _ => return Err(RuleError::NotYourDecision),
+    }
+    Ok(())
+}
+
+pub fn drop_treasure(state: &mut State, seat: Seat) {
+    let at = state.pos(seat);
+    let Some(w) = state.wizards.get_mut(seat) else {
+        return;
+    };
+    if let Some(i) = w.treasure.take()
+        && let Some(t) = state.treasures.get_mut(i)
+    {
+        t.at = at;
+    }
+}
+
+/// Moves a wizard (its carried treasure goes with it).
+pub fn set_pos(state: &mut State, seat: Seat, p: Pos) {
+    if let Some(w) = state.wizards.get_mut(seat) {
+        w.at = Some(p);
+    }
+}
+
+/// Damage to a wizard. `by`: the wizard whose attack or creation it is (kills score for them).
+pub fn hurt(state: &mut State, victim: Seat, amount: i16, by: Option<Seat>, fire: bool) {
+    hurt_linked(state, victim, amount, by, fire, true);
+}
+
+fn hurt_linked(
+    state: &mut State,
+    victim: Seat,
+    amount: i16,
+    by: Option<Seat>,
+    fire: bool,
+    link: bool,
+) {
+    if !state.alive(victim) || amount <= 0 {
+        return;
+    }
+    let armour = state
+        .wizard(victim)
+        .and_then(|w| w.form)
+        .and_then(|f| super::cards::FORMS.get(usize::from(f)))
+        .map_or(0, |f| i16::from(f.armour));
+    let amount = (amount - armour).max(0);
+    if let Some(w) = state.wizards.get_mut(victim) {
+        w.life -= amount;
+        if fire {
+            let (stones, kept): (Vec<CardId>, Vec<CardId>) =
+                w.items.iter().partition(|c| c.has_trait(Trait::MagicStone));
+            w.items = kept;
+            state.discard.extend(stones);
+            state.discard.sort();
+        }
+    }
+    state.note(format!("Seat {victim} took {amount} damage."));
+    if link {
+        let linked: Vec<(Seat, Seat)> = state
+            .spells
+            .iter()
+            .filter(|s| s.caster == victim && s.card.effect() == Effect::PainLink)
+            .filter_map(|s| match s.target {
+                Target::Wizard(t) => Some((t, s.caster)),
+                _ => None,
+            })
+            .collect();
+        for (target, caster) in linked {
+            hurt_linked(state, target, amount, Some(caster), false, false);
+        }
+    }
+    if state.wizard(victim).is_some_and(|w| w.life <= 0) {
+        die(state, victim, by);
+    }
+}
+
+/// "Death drops treasure and items"; the killer scores.
+pub fn die(state: &mut State, victim: Seat, by: Option<Seat>) {
+    let Some(at) = state.pos(victim) else { return };
+    drop_treasure(state, victim);
+    let items = state
+        .wizards
+        .get_mut(victim)
+        .map(|w| std::mem::take(&mut w.items))
+        .unwrap_or_default();
+    for card in items {
+        let id = state.new_id();
+        state.objects.push(Object {
+            id,
+            card,
+            at,
+            cracks: 0,
+            spell: None,
+        });
+    }
+    if let Some(w) = state.wizards.get_mut(victim) {
+        let hand = std::mem::take(&mut w.hand);
+        w.at = None;
+        w.stun = 0;
+        state.discard.extend(hand);
+        state.discard.sort();
+    }
+    let ending: Vec<u32> = state
+        .spells
+        .iter()
+        .filter(|s| s.caster == victim || s.target == Target::Wizard(victim))
+        .map(|s| s.id)
+        .collect();
+    for id in ending {
+        end_spell(state, id);
+    }
+    for p in &mut state.stack {
+        p.waiting.retain(|&s| s != victim);
+    }
+    state.needs.retain(|n| match n {
+        Need::Draw(s) => *s != victim,
+        Need::Steal { thief, victim: v } => *thief != victim && *v != victim,
+    });
+    if let Some(k) = by
+        && k != victim
+        && let Some(w) = state.wizards.get_mut(k)
+    {
+        w.kills += 1;
+    }
+    state.note(format!("Seat {victim}'s wizard died."));
+}
+
+/// Draws owed to `seat` (Meditate): one chance step each.
+pub fn queue_draws(state: &mut State, seat: Seat, n: u8) {
+    for _ in 0..n {
+        state.needs.push(Need::Draw(seat));
+    }
+}

@@ -1,0 +1,220 @@
+//! Wiz-War: wizards duel in a labyrinth of sector boards, casting spells from a shared Magic
+//! deck, to kill each other and steal treasures. Rulings and the step-by-step mapping onto the
+//! engine are in `docs/rules/wiz-war.md`.
+//!
+//! - `cards`: the Magic cards as data (cards, schools, forms); `effects`: their effect code.
+//! - `board` (+ `data/sectors.txt`): sectors, layouts, border lines, wraparound and portals;
+//!   `sight`: line of sight in integer geometry.
+//! - `state`: the state and the questions asked of it.
+//! - `flow`: set-up, turns, movement, damage, death and victory.
+//! - `cast`: playing cards, targets, casts step by step, reaction windows.
+//! - `actions`: the action type, `next`, legal actions and `apply`.
+//! - `view`: views, log visibility, redaction and descriptions.
+
+mod actions;
+mod board;
+mod card_table;
+mod cards;
+mod cast;
+mod effects;
+mod flow;
+#[cfg(test)]
+mod secrets;
+mod sight;
+mod state;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+pub use actions::{Action, Target};
+pub use board::{Dir, Pos};
+pub use cards::{CardId, School};
+pub use state::State;
+
+use crate::rules::{
+    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// The ruleset.
+pub struct WizWar;
+
+/// Options: the three schools shuffled into the deck with White Cantrip, and whether every
+/// reaction window asks every wizard who could be affected.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub schools: Vec<School>,
+    pub ask_every_affected_wizard: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            schools: vec![School::Alchemy, School::Elemental, School::Mentalism],
+            ask_every_affected_wizard: false,
+        }
+    }
+}
+
+impl Options {
+    fn check(&self) -> Result<(), SetupError> {
+        let mut schools = self.schools.clone();
+        schools.sort();
+        schools.dedup();
+        if schools.len() != 3 || self.schools.len() != 3 {
+            return Err(SetupError(
+                "choose three different schools besides White Cantrip".to_owned(),
+            ));
+        }
+        if let Some(s) = schools
+            .iter()
+            .find(|s| !s.complete() || **s == School::Cantrip)
+        {
+            return Err(SetupError(format!(
+                "the school {s:?} is not available yet (available: alchemy, elemental, mentalism)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Ruleset for WizWar {
+    const ID: &'static str = "wiz-war";
+    const NAME: &'static str = "Wiz-War";
+
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+
+    fn option_docs() -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "schools",
+                description: "The three schools of magic shuffled into the deck with White \
+                    Cantrip (default: the rulebook's first-game set). Available now: alchemy, \
+                    elemental, mentalism; conjuring, mutation and thaumaturgy come later.",
+                default: serde_json::json!(["alchemy", "elemental", "mentalism"]),
+            },
+            OptionDoc {
+                name: "ask_every_affected_wizard",
+                description: "Open a reaction window for every spell and ask every other \
+                    living wizard in turn, whether or not they hold a counter spell, so a \
+                    window reveals nothing about hands. Off: only wizards holding a counter \
+                    that can answer are asked.",
+                default: serde_json::json!(false),
+            },
+        ]
+    }
+
+    fn option_sets() -> Vec<Options> {
+        vec![
+            Options::default(),
+            Options {
+                ask_every_affected_wizard: true,
+                ..Options::default()
+            },
+        ]
+    }
+
+    fn seats(_options: &Options) -> RangeInclusive<usize> {
+        2..=4
+    }
+
+    fn new_game(options: &Options, seats: usize) -> Result<State, SetupError> {
+        if !Self::seats(options).contains(&seats) {
+            return Err(SetupError(format!(
+                "Wiz-War takes 2 to 4 players, not {seats}"
+            )));
+        }
+        options.check()?;
+        board::designs().map_err(SetupError)?;
+        State::new(options.clone(), seats)
+            .ok_or_else(|| SetupError(format!("no layout for {seats} players")))
+    }
+
+    fn next(state: &State) -> Next<Action> {
+        actions::next(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        actions::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+        actions::apply(state, actor, action)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
+        view::view(state, viewer)
+    }
+
+    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
+        view::visibility(state, actor, action)
+    }
+
+    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
+        view::redact(state, actor, action)
+    }
+
+    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+        view::describe(state, actor, action, viewer)
+    }
+
+    /// When a deadline passes: pass in a window, take back a spell being cast, end the move,
+    /// end the turn; over the hand limit, discard the first card.
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        let legal = actions::legal_actions(state, seat);
+        [
+            Action::Pass,
+            Action::CancelCast,
+            Action::EndMove,
+            Action::EndTurn,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .or_else(|| legal.into_iter().next())
+    }
+}
+
+impl State {
+    fn new(options: Options, seats: usize) -> Option<State> {
+        let board = board::Board::new(seats)?;
+        let deck = cards::deck(&options.schools);
+        Some(State {
+            options,
+            board,
+            wizards: (0..seats)
+                .map(|_| state::Wizard {
+                    at: None,
+                    life: state::START_LIFE,
+                    kills: 0,
+                    stun: 0,
+                    hand: Vec::new(),
+                    items: Vec::new(),
+                    treasure: None,
+                    turns: 0,
+                    form: None,
+                })
+                .collect(),
+            treasures: Vec::new(),
+            objects: Vec::new(),
+            spells: Vec::new(),
+            deck,
+            discard: Vec::new(),
+            next_id: 0,
+            phase: state::Phase::Building {
+                slot: 0,
+                sector: None,
+            },
+            turn: state::Turn::default(),
+            casting: None,
+            stack: Vec::new(),
+            needs: Vec::new(),
+            events: Vec::new(),
+        })
+    }
+}

@@ -1,0 +1,422 @@
+//! The game state and the questions asked of it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Options;
+use super::actions::Target;
+use super::board::{Board, Dir, EdgeKind, Pos};
+use super::cards::{CardId, Duration, Effect, FORMS, Trait};
+use super::sight::Sight;
+use crate::rules::Seat;
+
+/// Life at the start.
+pub const START_LIFE: i16 = 15;
+/// The most life a wizard can have (Lifestone).
+pub const MAX_LIFE: i16 = 20;
+/// Cards in hand, maintained spells and carried items together.
+pub const HAND_LIMIT: usize = 7;
+/// Cards dealt to each wizard at the start.
+pub const STARTING_HAND: usize = 5;
+/// Movement points a turn.
+pub const MOVEMENT: u8 = 3;
+/// Cards drawn at most in a discard and draw phase.
+pub const DRAWS: u8 = 2;
+/// Victory points that win.
+pub const POINTS_TO_WIN: u32 = 2;
+/// Ruling: the game ends after this many rounds (docs/rules/wiz-war.md, "Turn limit").
+pub const ROUND_LIMIT: u32 = 30;
+
+/// The colour names of the seats (and of their sectors, doors and treasures).
+pub const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];
+
+pub fn colour(seat: Seat) -> &'static str {
+    COLOURS.get(seat).copied().unwrap_or("grey")
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wizard {
+    /// Where the wizard stands (none once dead).
+    pub at: Option<Pos>,
+    pub life: i16,
+    /// Enemy wizards killed (victory points that are kept).
+    pub kills: u32,
+    pub stun: u8,
+    /// Secret: the cards in hand, sorted.
+    pub hand: Vec<CardId>,
+    /// Carried items, face up, sorted.
+    pub items: Vec<CardId>,
+    /// The treasure carried (index into the treasures).
+    pub treasure: Option<usize>,
+    /// Turns this wizard has begun.
+    pub turns: u32,
+    /// A transformation (index into `cards::FORMS`); none of the implemented schools sets it.
+    pub form: Option<u8>,
+}
+
+impl Wizard {
+    pub fn alive(&self) -> bool {
+        self.at.is_some()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Treasure {
+    pub owner: Seat,
+    /// Where it lies; none while carried.
+    pub at: Option<Pos>,
+}
+
+/// An object on the board: a dropped item, or a creation maintained by a spell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    pub id: u32,
+    pub card: CardId,
+    pub at: Pos,
+    pub cracks: u8,
+    /// The spell in play that created it.
+    pub spell: Option<u32>,
+}
+
+impl Object {
+    pub fn mobile(&self) -> bool {
+        self.spell.is_none() && self.card.has_trait(Trait::Mobile)
+    }
+
+    pub fn fills_square(&self) -> bool {
+        self.card.has_trait(Trait::FillsSquare)
+    }
+}
+
+/// A temporary or permanent spell in play (maintained by its caster).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spell {
+    pub id: u32,
+    pub card: CardId,
+    pub caster: Seat,
+    pub energy: u8,
+    /// Energy tokens left (temporary spells).
+    pub tokens: u8,
+    pub target: Target,
+}
+
+/// How a card is being used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum How {
+    Cast,
+    Throw,
+    Weapon,
+    Punch,
+}
+
+/// A cast being built by the active wizard: card, then target, then energy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Casting {
+    pub card: CardId,
+    pub how: How,
+    /// The square chosen first when the target is a border line.
+    pub square: Option<Pos>,
+    pub target: Option<Target>,
+    /// Whether Around the Corner is needed to reach the target.
+    pub bent: bool,
+}
+
+/// An action waiting on the stack for its reaction window, then resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub by: Seat,
+    pub card: CardId,
+    pub how: How,
+    pub target: Target,
+    pub energy: u8,
+    /// Cards spent with it (energy cards, Add, Around the Corner): discarded afterwards.
+    pub spent: Vec<CardId>,
+    /// A counter spell: it cancels the entry below it.
+    pub counter: bool,
+    /// Featherweight's direction when the attack comes from the same square.
+    pub toward: Option<Dir>,
+    /// Seats still to answer, in order; the first answers now.
+    pub waiting: Vec<Seat>,
+}
+
+/// A chance step owed: a card to draw, or a card taken at random from a hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Need {
+    Draw(Seat),
+    Steal { thief: Seat, victim: Seat },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Set-up: the sector for `slot` is drawn, then its orientation.
+    Building {
+        slot: usize,
+        sector: Option<u8>,
+    },
+    Dealing,
+    FirstPlayer,
+    MoveAndCast,
+    DiscardAndDraw,
+    Over {
+        winners: Vec<Seat>,
+        summary: String,
+    },
+}
+
+/// The active wizard's turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Turn {
+    pub seat: Seat,
+    /// Turns begun in the game (all seats).
+    pub number: u32,
+    pub movement: u8,
+    pub moved: bool,
+    pub attacked: bool,
+    pub stunned: bool,
+    pub first: bool,
+    /// Doors opened with Pick Lock this turn (canonical sides).
+    pub picked: Vec<(Pos, Dir)>,
+    /// Astral Projection: spells are traced from here this turn.
+    pub cast_from: Option<Pos>,
+    pub drawn: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub options: Options,
+    pub board: Board,
+    pub wizards: Vec<Wizard>,
+    pub treasures: Vec<Treasure>,
+    pub objects: Vec<Object>,
+    pub spells: Vec<Spell>,
+    /// The unseen deck, a sorted multiset: nothing is shuffled in advance.
+    pub deck: Vec<CardId>,
+    /// The discard pile, face up.
+    pub discard: Vec<CardId>,
+    pub next_id: u32,
+    pub phase: Phase,
+    pub turn: Turn,
+    pub casting: Option<Casting>,
+    pub stack: Vec<Pending>,
+    pub needs: Vec<Need>,
+    /// What happened last, public sentences for the view.
+    pub events: Vec<String>,
+}
+
+/// Removes one `item` from a sorted multiset; whether it was there.
+pub fn take<T: Ord>(pile: &mut Vec<T>, item: &T) -> bool {
+    match pile.binary_search(item) {
+        Ok(i) => {
+            pile.remove(i);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Adds `item` to a sorted multiset.
+pub fn put<T: Ord>(pile: &mut Vec<T>, item: T) {
+    let i = pile.binary_search(&item).unwrap_or_else(|i| i);
+    pile.insert(i, item);
+}
+
+/// Each distinct item once with its count, in order.
+pub fn tally<T: Ord + Copy>(pile: &[T]) -> Vec<(T, u32)> {
+    let mut out: Vec<(T, u32)> = Vec::new();
+    for &x in pile {
+        match out.last_mut() {
+            Some((y, n)) if *y == x => *n += 1,
+            _ => out.push((x, 1)),
+        }
+    }
+    out
+}
+
+impl State {
+    pub fn seats(&self) -> usize {
+        self.wizards.len()
+    }
+
+    pub fn wizard(&self, seat: Seat) -> Option<&Wizard> {
+        self.wizards.get(seat)
+    }
+
+    pub fn pos(&self, seat: Seat) -> Option<Pos> {
+        self.wizard(seat).and_then(|w| w.at)
+    }
+
+    pub fn alive(&self, seat: Seat) -> bool {
+        self.wizard(seat).is_some_and(Wizard::alive)
+    }
+
+    pub fn living(&self) -> Vec<Seat> {
+        (0..self.seats()).filter(|&s| self.alive(s)).collect()
+    }
+
+    pub fn new_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over { .. })
+    }
+
+    pub fn carries(&self, seat: Seat, effect: Effect) -> usize {
+        self.wizard(seat).map_or(0, |w| {
+            w.items.iter().filter(|c| c.effect() == effect).count()
+        })
+    }
+
+    pub fn maintains(&self, seat: Seat, effect: Effect) -> bool {
+        self.spells
+            .iter()
+            .any(|s| s.caster == seat && s.card.effect() == effect)
+    }
+
+    pub fn hand_limit(&self, seat: Seat) -> usize {
+        if self.carries(seat, Effect::Spellstone) > 0 {
+            usize::from(super::cards::CardId::by_key("spellstone").map_or(8, |c| c.power()))
+        } else {
+            HAND_LIMIT
+        }
+    }
+
+    /// Cards in hand, maintained spells and carried items.
+    pub fn hand_total(&self, seat: Seat) -> usize {
+        let Some(w) = self.wizard(seat) else { return 0 };
+        w.hand.len() + w.items.len() + self.spells.iter().filter(|s| s.caster == seat).count()
+    }
+
+    /// The first seat (from the active one, clockwise) over its hand limit.
+    pub fn over_limit(&self) -> Option<Seat> {
+        let n = self.seats();
+        (0..n)
+            .map(|i| (self.turn.seat + i) % n)
+            .find(|&s| self.alive(s) && self.hand_total(s) > self.hand_limit(s))
+    }
+
+    /// Victory points: kills, and enemy treasures lying in the seat's home base.
+    pub fn points(&self, seat: Seat) -> u32 {
+        let kills = self.wizard(seat).map_or(0, |w| w.kills);
+        let home = self.board.home(seat);
+        let stolen = self
+            .treasures
+            .iter()
+            .filter(|t| t.owner != seat && t.at.is_some() && t.at == home)
+            .count();
+        kills + u32::try_from(stolen).unwrap_or(0)
+    }
+
+    pub fn carrier(&self, treasure: usize) -> Option<Seat> {
+        self.wizards
+            .iter()
+            .position(|w| w.alive() && w.treasure == Some(treasure))
+    }
+
+    pub fn wizards_at(&self, p: Pos) -> Vec<Seat> {
+        (0..self.seats())
+            .filter(|&s| self.pos(s) == Some(p))
+            .collect()
+    }
+
+    pub fn filled(&self) -> Vec<Pos> {
+        self.objects
+            .iter()
+            .filter(|o| o.fills_square())
+            .map(|o| o.at)
+            .collect()
+    }
+
+    /// Whether an object filling the square blocks movement into it (Fog does not).
+    pub fn blocks_entry(&self, p: Pos) -> bool {
+        self.objects
+            .iter()
+            .any(|o| o.at == p && o.card.effect() == Effect::StoneBlock)
+    }
+
+    /// Whether `p` is empty: no wizard, object or treasure.
+    pub fn empty_square(&self, p: Pos) -> bool {
+        self.wizards_at(p).is_empty()
+            && !self.objects.iter().any(|o| o.at == p)
+            && !self.treasures.iter().any(|t| t.at == Some(p))
+    }
+
+    /// Where creations may go: an empty square that is nobody's home base.
+    pub fn creatable(&self, p: Pos) -> bool {
+        self.empty_square(p) && self.board.home_of(p).is_none()
+    }
+
+    pub fn sight_for(&self, seat: Seat) -> Sight<'_> {
+        let doors_clear = self.carries(seat, Effect::Visionstone) > 0;
+        Sight::new(&self.board, &self.filled(), doors_clear)
+    }
+
+    /// Where `seat`'s spells are traced from this turn.
+    pub fn origin(&self, seat: Seat) -> Option<Pos> {
+        if self.turn.seat == seat
+            && let Some(p) = self.turn.cast_from
+        {
+            return Some(p);
+        }
+        self.pos(seat)
+    }
+
+    /// Whether the wizard `seat` may cross side `d` of `p` (walls, doors, created walls).
+    pub fn may_cross(&self, seat: Seat, p: Pos, d: Dir) -> bool {
+        let Some(e) = self.board.edge(p, d) else {
+            return false;
+        };
+        let mist = self.maintains(seat, Effect::MistBody);
+        if let Some(c) = e.created {
+            return c.card.effect() == Effect::WallOfFire || mist;
+        }
+        if e.destroyed {
+            return true;
+        }
+        match e.kind {
+            EdgeKind::Open => true,
+            EdgeKind::Outer => false,
+            EdgeKind::Wall => mist,
+            EdgeKind::Door(colour) => {
+                colour == seat || mist || self.turn.picked.contains(&self.board.canonical(p, d))
+            }
+        }
+    }
+
+    /// Whether a straight flight (a bolt, a knock-back) passes side `d` of `p`.
+    pub fn open_line(&self, p: Pos, d: Dir) -> bool {
+        self.board.edge(p, d).is_some_and(|e| match e.created {
+            Some(c) => c.card.effect() == Effect::WallOfFire,
+            None => e.destroyed || e.kind == EdgeKind::Open,
+        })
+    }
+
+    /// The squares adjacent to `p` (sharing a side, through links too), whatever the lines.
+    pub fn neighbours(&self, p: Pos) -> Vec<Pos> {
+        Dir::ALL
+            .iter()
+            .filter_map(|&d| self.board.across(p, d).map(|(q, _)| q))
+            .collect()
+    }
+
+    pub fn duration(card: CardId) -> Duration {
+        card.def().map_or(Duration::Instant, |d| d.duration)
+    }
+
+    pub fn form_movement(&self, seat: Seat) -> u8 {
+        self.wizard(seat)
+            .and_then(|w| w.form)
+            .and_then(|f| FORMS.get(usize::from(f)))
+            .map_or(MOVEMENT, |f| f.movement)
+    }
+
+    pub fn note(&mut self, text: String) {
+        self.events.push(text);
+        if self.events.len() > 8 {
+            self.events.remove(0);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Rule tests. Each quotes the rulebook sentence it checks; chance outcomes are scripted.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+mod board;
+mod cards;
+mod conformance;
+mod docs;
+mod erased;
+mod examples;
+mod turn;
+mod windows;
+
+use super::actions::{Action, Target};
+use super::board::{Dir, Pos};
+use super::cards::CardId;
+use super::state::State;
+use super::{Options, WizWar};
+use crate::rules::{Actor, Next, RuleError, Ruleset, Seat};
+
+type Game = WizWar;
+
+pub fn card(key: &str) -> CardId {
+    CardId::by_key(key).unwrap_or_else(|| panic!("no card {key}"))
+}
+
+/// Applies a chance outcome, which must be one of the current outcomes.
+pub fn chance(state: &mut State, action: Action) {
+    match Game::next(state) {
+        Next::Chance(c) => assert!(
+            c.outcomes.iter().any(|(a, _)| *a == action),
+            "{action:?} is not among {:?}",
+            c.outcomes
+        ),
+        other => panic!("expected a chance step for {action:?}, got {other:?}"),
+    }
+    Game::apply(state, Actor::Chance, &action).unwrap();
+}
+
+/// Applies a decision of `seat`, which must be legal.
+pub fn decide(state: &mut State, seat: Seat, action: Action) {
+    let legal = Game::legal_actions(state, seat);
+    assert!(legal.contains(&action), "{action:?} is not in {legal:?}");
+    Game::apply(state, Actor::Seat(seat), &action).unwrap();
+}
+
+pub fn illegal(state: &State, seat: Seat, action: Action) -> RuleError {
+    let mut after = state.clone();
+    let err = Game::apply(&mut after, Actor::Seat(seat), &action).unwrap_err();
+    assert_eq!(&after, state, "a refused action changed the state");
+    err
+}
+
+pub fn waiting_for(state: &State) -> Vec<Seat> {
+    match Game::next(state) {
+        Next::Players(seats) => seats,
+        other => panic!("expected players to decide, got {other:?}"),
+    }
+}
+
+/// A game of `seats` with sectors in seat order, unturned, hands dealt from the deck, and
+/// seat 0 to play first.
+pub fn start(seats: usize, options: &Options) -> State {
+    let mut state = Game::new_game(options, seats).unwrap();
+    for s in 0..seats {
+        chance(&mut state, Action::PlaceSector(s as u8));
+        chance(&mut state, Action::TurnSector(0));
+    }
+    for _ in 0..seats * 5 {
+        let Next::Chance(c) = Game::next(&state) else {
+            panic!("dealing expected")
+        };
+        let first = c.outcomes[0].0.clone();
+        chance(&mut state, first);
+    }
+    chance(&mut state, Action::FirstPlayer(0));
+    state
+}
+
+/// Replaces `seat`'s hand (the old cards go back to the deck).
+pub fn give(state: &mut State, seat: Seat, keys: &[&str]) {
+    let old = std::mem::take(&mut state.wizards[seat].hand);
+    state.deck.extend(old);
+    for k in keys {
+        let c = card(k);
+        if let Some(i) = state.deck.iter().position(|&d| d == c) {
+            state.deck.remove(i);
+        }
+        state.wizards[seat].hand.push(c);
+    }
+    state.deck.sort();
+    state.wizards[seat].hand.sort();
+}
+
+pub fn place(state: &mut State, seat: Seat, p: Pos) {
+    state.wizards[seat].at = Some(p);
+}
+
+pub fn target_wizard(s: Seat) -> Action {
+    Action::Target(Target::Wizard(s))
+}
+
+/// Opens every wall and door that is not an outer wall and closes the exits: an empty room
+/// to build examples in (no sight lines round the board's edge).
+pub fn open_room(state: &mut State) {
+    open_inside(state);
+    for p in state.board.squares() {
+        for d in Dir::ALL {
+            if !state.board.exists(p.step(d)) {
+                state.board.edge_mut(p, d).unwrap().kind = super::board::EdgeKind::Outer;
+            }
+        }
+    }
+    state.board.links.clear();
+}
+
+/// Opens every wall and door that is not an outer wall; the exits stay.
+pub fn open_inside(state: &mut State) {
+    use super::board::EdgeKind;
+    for e in state
+        .board
+        .vertical
+        .iter_mut()
+        .chain(state.board.horizontal.iter_mut())
+    {
+        if matches!(e.kind, EdgeKind::Wall | EdgeKind::Door(_)) {
+            e.kind = EdgeKind::Open;
+        }
+    }
+    state.treasures.clear();
+}
+
+/// Puts a stone wall on side `d` of `p`.
+pub fn wall(state: &mut State, p: Pos, d: Dir) {
+    let e = state.board.edge_mut(p, d).unwrap();
+    e.kind = super::board::EdgeKind::Wall;
+    e.destroyed = false;
+}
+
+/// Seat 0's turn in an open 2-player room, past its first turn, with the given hands.
+pub fn duel(hand0: &[&str], hand1: &[&str]) -> State {
+    let mut state = start(2, &Options::default());
+    open_room(&mut state);
+    give(&mut state, 0, hand0);
+    give(&mut state, 1, hand1);
+    state.turn.first = false;
+    state
+}
+
+pub fn life(state: &State, seat: Seat) -> i16 {
+    state.wizards[seat].life
+}
