@@ -6,6 +6,7 @@ mod games;
 mod garden_gnomes;
 mod helpers;
 mod mail;
+mod monsters_and_magic;
 mod openapi;
 mod play;
 mod secrets;

@@ -1,0 +1,207 @@
+//! The legal actions of a seat, and why an action that is not one of them is refused.
+
+use super::actions::{Action, next};
+use super::combat::playable_cards;
+use super::data::{FigureKind, Power, card_name};
+use super::movement::{stacked_figure, summon_options, targets};
+use super::powers::{may_switch, playable_in_movement, power_actions, units_of};
+use super::state::{Pending, Phase, State};
+use crate::rules::{Next, Seat};
+
+pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    match next(state) {
+        Next::Players(seats) if seats.contains(&seat) => {}
+        _ => return Vec::new(),
+    }
+    match &state.phase {
+        Phase::Corner { .. } => state
+            .free_corners()
+            .into_iter()
+            .map(Action::ChooseCorner)
+            .collect(),
+        Phase::StartFigure { .. } => FigureKind::ALL.map(Action::StartFigure).to_vec(),
+        Phase::ExtraFigure { .. } => {
+            let mut out: Vec<Action> = FigureKind::ALL
+                .into_iter()
+                .filter(|&k| state.may_gain(seat, k))
+                .map(Action::StartFigure)
+                .collect();
+            out.push(Action::DeclineExtraFigure);
+            out
+        }
+        Phase::Movement => movement_actions(state, seat),
+        Phase::Combat(_) => {
+            let mut out: Vec<Action> = playable_cards(state, seat)
+                .into_iter()
+                .map(Action::PlayCard)
+                .collect();
+            out.push(Action::DoneCards);
+            out
+        }
+        Phase::RecruitPlace { roll } => {
+            let kinds: Vec<FigureKind> = match FigureKind::of_recruit_roll(*roll) {
+                Some(kind) => vec![kind],
+                None => FigureKind::ALL.to_vec(),
+            };
+            let spaces = state.recruit_spaces(seat);
+            let mut out = Vec::new();
+            for figure in kinds.into_iter().filter(|&k| state.may_gain(seat, k)) {
+                for &at in &spaces {
+                    out.push(Action::Recruit { figure, at });
+                }
+            }
+            out
+        }
+        Phase::End => end_actions(state, seat),
+        _ => Vec::new(),
+    }
+}
+
+fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    match &state.pending {
+        Some(Pending::Alchemist { .. }) => {
+            if let Some(player) = state.players.get(seat) {
+                let mut hand = player.hand.clone();
+                hand.dedup();
+                out.extend(hand.into_iter().map(Action::AlchemyDiscard));
+            }
+            out.push(Action::AlchemyDone);
+            return out;
+        }
+        Some(Pending::Illusionist { first }) => {
+            for second in units_of(state, seat) {
+                if may_switch(state, seat, *first, second) {
+                    out.push(Action::IllusionistSwap(second));
+                }
+            }
+            out.push(Action::CancelIllusion);
+            return out;
+        }
+        None => {}
+    }
+    for figure in state.figures.iter().filter(|f| f.owner == seat) {
+        for (to, _) in targets(state, figure) {
+            out.push(Action::Move {
+                figure: figure.id,
+                to,
+            });
+        }
+    }
+    if stacked_figure(state).is_some() {
+        // A figure passing through a Town must move on first.
+        return out;
+    }
+    for (summoner, unit, to) in summon_options(state) {
+        out.push(Action::Summon { summoner, unit, to });
+    }
+    out.extend(
+        playable_in_movement(state, seat)
+            .into_iter()
+            .map(Action::PlayCard),
+    );
+    out.extend(power_actions(state, seat));
+    out.push(Action::EndMovement);
+    out
+}
+
+fn end_actions(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(player) = state.players.get(seat) else {
+        return out;
+    };
+    let mut hand = player.hand.clone();
+    hand.dedup();
+    // "THE OPTIONAL REALIGNMENT RULE: In End Phase you may discard 1 of your permanent cards
+    // and replace it with a card from your hand."
+    if state.options.realignment && !state.realigned {
+        for &permanent in &player.permanent {
+            for &h in &hand {
+                out.push(Action::Realign { permanent, hand: h });
+            }
+        }
+    }
+    if player.hand.len() > state.hand_limit(seat) {
+        // "Max hand size is 5 cards. Discard excess cards."
+        out.extend(hand.iter().map(|&c| Action::Discard(c)));
+    } else {
+        out.push(Action::EndTurn);
+    }
+    out
+}
+
+/// A reason, in the game's words, why `action` is not legal for `seat` now.
+pub fn why_not(state: &State, seat: Seat, action: &Action) -> String {
+    let phase = match &state.phase {
+        Phase::Corner { .. } | Phase::StartFigure { .. } | Phase::ExtraFigure { .. } => "set-up",
+        Phase::Movement => "the Movement phase",
+        Phase::Combat(_) => "a combat",
+        Phase::RecruitPlace { .. } => "the Recruitment phase",
+        Phase::End => "the End phase",
+        _ => "this step",
+    };
+    let detail = match action {
+        Action::Move { figure, to } => match state.figure(*figure) {
+            None => format!("there is no figure {figure}"),
+            Some(f) if f.owner != seat => format!("figure {figure} is not yours"),
+            Some(f) if f.done => format!("figure {figure} has finished moving this turn"),
+            Some(f) if state.moves_left(f) == 0 => {
+                format!("figure {figure} has no move points left")
+            }
+            Some(_) if stacked_figure(state).is_some() => {
+                "the figure passing through a Town must move on first".to_owned()
+            }
+            Some(f) if !f.at.adjacent(*to) => {
+                format!("{to} is not next to figure {figure} at {}", f.at)
+            }
+            Some(_) => format!(
+                "figure {figure} may not enter {to} (your figures may not stack, except \
+                 passing once through a Town you occupy)"
+            ),
+        },
+        Action::EndMovement | Action::Summon { .. } if stacked_figure(state).is_some() => {
+            "the figure passing through a Town must move on first".to_owned()
+        }
+        Action::PlayCard(c) | Action::Discard(c) | Action::AlchemyDiscard(c)
+            if !state.players.get(seat).is_some_and(|p| p.hand.contains(c)) =>
+        {
+            format!("you do not hold {}", card_name(*c))
+        }
+        Action::PlayCard(c) => format!("{} cannot be played now", card_name(*c)),
+        Action::Discard(_) if matches!(state.phase, Phase::End) => {
+            "you are within your hand limit".to_owned()
+        }
+        _ if power_of(action).is_some_and(|p| state.power_source(seat, p).is_none()) => {
+            "you have no unused card with that power".to_owned()
+        }
+        Action::EndTurn if matches!(state.phase, Phase::End) => format!(
+            "you hold more than {} cards: discard first",
+            state.hand_limit(seat)
+        ),
+        Action::Realign { .. } if !state.options.realignment => {
+            "the optional Realignment rule is not in use".to_owned()
+        }
+        _ if action.is_chance() => "only chance decides that".to_owned(),
+        _ => "that is not one of your choices".to_owned(),
+    };
+    format!("{detail} (now: {phase})")
+}
+
+/// The card power an action uses, if any.
+fn power_of(action: &Action) -> Option<Power> {
+    Some(match action {
+        Action::Oracle { .. } => Power::Oracle,
+        Action::Empire { .. } => Power::Empire,
+        Action::AlterTerrain { .. } => Power::AlterTerrain,
+        Action::Haste { .. } => Power::Haste,
+        Action::Alchemist => Power::Alchemist,
+        Action::Artificer { .. } => Power::Artificer,
+        Action::Diplomat { .. } => Power::Diplomat,
+        Action::Jester { .. } => Power::Jester,
+        Action::Merchant { .. } => Power::Merchant,
+        Action::Polymorph { .. } => Power::Polymorph,
+        Action::Illusionist(_) | Action::IllusionistSwap(_) => Power::Illusionist,
+        Action::Sacrifice { .. } => Power::Sacrifice,
+        _ => return None,
+    })
+}

@@ -1,0 +1,203 @@
+//! Monsters and Magic (Warpspawn): an 8×8 map of random terrain and structures, four figure
+//! types and garrisons, an ally deck of 64 cards as permanent and hand cards, combat by 2D6
+//! plus force, and four ways to win. Rulings and the step-by-step mapping onto the engine are
+//! in `docs/rules/monsters-and-magic.md`.
+//!
+//! - `data`: terrain, structures, figure types and the ally cards (`cards.json`) as data.
+//! - `state`: the state and the questions asked of it.
+//! - `flow`: set-up, the automatic phases, recruitment, the End phase, victory.
+//! - `movement`, `combat`, `powers`: the Movement phase, fights, card powers.
+//! - `actions`, `legal`: the action type, `next`, legal actions and `apply`.
+//! - `view`: views, log visibility, redaction and descriptions.
+
+mod actions;
+mod combat;
+mod data;
+mod flow;
+mod legal;
+mod movement;
+mod powers;
+#[cfg(test)]
+mod secrets;
+mod state;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+pub use actions::Action;
+pub use data::{CardId, FigureKind, Structure, Terrain, UnitKind};
+pub use state::{Phase, Pos, State, Unit};
+
+use crate::rules::{
+    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// The ruleset.
+pub struct MonstersAndMagic;
+
+/// The rulebook's variants and optional rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// "THE OPTIONAL REALIGNMENT RULE".
+    pub realignment: bool,
+    /// "Increase or Decrease the number of Permanent Cards" (rulebook: 5).
+    pub permanent_cards: u8,
+    /// "Increase or Decreas Max Hand Size" (rulebook: 5).
+    pub hand_size: u8,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            realignment: false,
+            permanent_cards: 5,
+            hand_size: 5,
+        }
+    }
+}
+
+/// The most permanent cards a player may be dealt (4 players × 10 leaves 24 to draw).
+pub const MAX_PERMANENT_CARDS: u8 = 10;
+pub const MAX_HAND_SIZE: u8 = 10;
+
+impl Ruleset for MonstersAndMagic {
+    const ID: &'static str = "monsters-and-magic";
+    const NAME: &'static str = "Monsters and Magic";
+
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+
+    fn option_docs() -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "realignment",
+                description: "The optional Realignment rule: in the End phase you may discard \
+                              1 of your permanent cards and replace it with a card from your hand.",
+                default: json!(false),
+            },
+            OptionDoc {
+                name: "permanent_cards",
+                description: "Variant: the number of permanent cards each player is dealt \
+                              (0 to 10; the rulebook deals 5).",
+                default: json!(5),
+            },
+            OptionDoc {
+                name: "hand_size",
+                description: "Variant: the maximum hand size at the end of a turn (1 to 10; \
+                              the rulebook says 5; the Emperor adds 2).",
+                default: json!(5),
+            },
+        ]
+    }
+
+    fn option_sets() -> Vec<Options> {
+        vec![
+            Options::default(),
+            Options {
+                realignment: true,
+                ..Options::default()
+            },
+            Options {
+                realignment: false,
+                permanent_cards: 3,
+                hand_size: 3,
+            },
+            Options {
+                realignment: true,
+                permanent_cards: 8,
+                hand_size: 7,
+            },
+        ]
+    }
+
+    fn seats(_options: &Options) -> RangeInclusive<usize> {
+        2..=4
+    }
+
+    fn new_game(options: &Options, seats: usize) -> Result<State, SetupError> {
+        if !Self::seats(options).contains(&seats) {
+            return Err(SetupError(format!(
+                "{} takes 2 to 4 players, not {seats}",
+                Self::NAME
+            )));
+        }
+        if options.permanent_cards > MAX_PERMANENT_CARDS {
+            return Err(SetupError(format!(
+                "permanent_cards must be 0 to {MAX_PERMANENT_CARDS}, not {}",
+                options.permanent_cards
+            )));
+        }
+        if options.hand_size == 0 || options.hand_size > MAX_HAND_SIZE {
+            return Err(SetupError(format!(
+                "hand_size must be 1 to {MAX_HAND_SIZE}, not {}",
+                options.hand_size
+            )));
+        }
+        let deck = data::full_deck();
+        if deck.is_empty() {
+            return Err(SetupError("the ally card data did not load".to_owned()));
+        }
+        let mut state = State::new(options.clone(), seats, deck);
+        flow::advance(&mut state);
+        Ok(state)
+    }
+
+    fn next(state: &State) -> Next<Action> {
+        actions::next(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        legal::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+        actions::apply(state, actor, action)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
+        view::view(state, viewer)
+    }
+
+    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
+        view::visibility(state, actor, action)
+    }
+
+    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
+        view::redact(state, actor, action)
+    }
+
+    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+        view::describe(state, actor, action, viewer)
+    }
+
+    /// When a deadline passes: play no more cards, end the movement phase, end the turn,
+    /// cancel a half-made Illusion, finish the Alchemist; otherwise the first legal action
+    /// (the first starting figure, the first recruit space, the first card to discard).
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        let legal = legal::legal_actions(state, seat);
+        [
+            Action::DoneCards,
+            Action::CancelIllusion,
+            Action::AlchemyDone,
+            Action::EndMovement,
+            Action::EndTurn,
+            Action::DeclineExtraFigure,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .or_else(|| {
+            legal
+                .iter()
+                .find(|a| matches!(a, Action::Discard(_) | Action::Recruit { .. }))
+                .cloned()
+        })
+        .or_else(|| legal.into_iter().next())
+    }
+}
