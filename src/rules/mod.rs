@@ -6,6 +6,7 @@ pub mod bag_of_fate;
 pub mod conformance;
 mod contract;
 pub mod garden_gnomes;
+pub mod gnomes_and_wizards;
 pub mod monsters_and_magic;
 pub mod registry;
 pub mod wiz_war;
@@ -21,6 +22,7 @@ impl Registry {
             Box::new(registry::Erased::<garden_gnomes::GardenGnomes>::default()),
             Box::new(registry::Erased::<wiz_war::WizWar>::default()),
             Box::new(registry::Erased::<monsters_and_magic::MonstersAndMagic>::default()),
+            Box::new(registry::Erased::<gnomes_and_wizards::GnomesAndWizards>::default()),
         ])
     }
 }

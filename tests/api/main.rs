@@ -4,6 +4,7 @@ mod accounts;
 mod bad_input;
 mod games;
 mod garden_gnomes;
+mod gnomes_and_wizards;
 mod helpers;
 mod mail;
 mod monsters_and_magic;

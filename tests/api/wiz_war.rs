@@ -38,13 +38,12 @@ async fn a_whole_wiz_war_game_over_http_with_counter_spell_windows() {
         let in_window = state["view"]["phase"] == "reaction_window";
         let choice: Value = if in_window {
             windows += 1;
-            assert_ne!(
-                state["view"]["active_seat"],
-                json!(seat),
-                "a window asks the other wizard"
-            );
             assert!(legal.iter().any(|a| a["action"] == "pass"));
-            out_of_turn_answers += 1;
+            // The other wizard answers the active one's spells (the active wizard may in turn
+            // be asked about a counter to its own spell).
+            if state["view"]["active_seat"] != json!(seat) {
+                out_of_turn_answers += 1;
+            }
             // Counter when possible, else pass.
             legal
                 .iter()
@@ -94,6 +93,9 @@ async fn a_whole_wiz_war_game_over_http_with_counter_spell_windows() {
         }
     }
     assert!(windows > 0, "a counter-spell window opened");
-    assert_eq!(out_of_turn_answers, windows);
+    assert!(
+        out_of_turn_answers > 0,
+        "a wizard answered in another's turn"
+    );
     verify_finished_game(&app, game, &watcher).await;
 }

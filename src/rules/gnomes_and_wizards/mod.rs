@@ -1,0 +1,249 @@
+//! Gnomes & Wizards (Cavernwire Games): tribes of a Leader and six Clans fight over ten
+//! rounds on a board of triangle tiles that crumbles from round six. Rulings, stand-in content
+//! and the mapping onto the engine are in `docs/rules/gnomes-and-wizards.md`.
+//!
+//! - `data`: tribes, units, abilities, the 44 cards and the die (stand-ins, as data).
+//! - `board`: the triangular grid, the shapes, mines, halves and leader starts.
+//! - `state`: the state; `setup`: set-up; `turn`: the turn and the end of the game;
+//!   `combat`: damage, attacks, flips and falls, counters; `cast`: abilities and reaction
+//!   windows; `solo`: the automaton; `actions`: actions, `next`, legality, `apply`;
+//!   `view`: views, log visibility and descriptions.
+
+mod actions;
+pub mod board;
+mod call;
+mod cast;
+mod combat;
+pub mod data;
+mod setup;
+mod solo;
+mod state;
+#[cfg(test)]
+mod tests;
+mod turn;
+mod view;
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+pub use actions::Action;
+pub use board::{Shape, Side, TileId};
+pub use data::{CardId, Deck, Face, Token, Tribe};
+pub use state::{Cast, Phase, Source, State, Step, Target, UnitRef};
+
+use crate::rules::{
+    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+};
+
+/// The ruleset.
+pub struct GnomesAndWizards;
+
+/// A variant of the rulebook's 'Game Variants' section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    TeamPlay,
+    BalancedTerrain,
+    Fatigue,
+    EnemyOccupation,
+    HomeField,
+    ShorterGame,
+    TemporaryAlliances,
+    EmpoweringCall,
+}
+
+/// Options: `{"variants":["fatigue"],"own_turn_casting":true,"tribes":["imblasham","betrumour"],"shape":"broad"}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub variants: Vec<Variant>,
+    /// Abilities may be cast only in one's own turn: no reaction windows (faster by mail).
+    pub own_turn_casting: bool,
+    /// Tribes by seat (solo: the player's, then the automaton's); empty deals them at random.
+    pub tribes: Vec<Tribe>,
+    /// 'Shape It Up': the board's shape.
+    pub shape: Shape,
+}
+
+impl Options {
+    pub fn has(&self, v: Variant) -> bool {
+        self.variants.contains(&v)
+    }
+
+    fn with(variants: &[Variant]) -> Options {
+        Options {
+            variants: variants.to_vec(),
+            ..Options::default()
+        }
+    }
+}
+
+impl Ruleset for GnomesAndWizards {
+    const ID: &'static str = "gnomes-and-wizards";
+    const NAME: &'static str = "Gnomes & Wizards";
+
+    type Options = Options;
+    type State = State;
+    type Action = Action;
+
+    fn option_docs() -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "variants",
+                description: "Rulebook variants to play: team_play (4 seats, gnomes vs wizards), \
+                    balanced_terrain, fatigue, enemy_occupation, home_field, shorter_game, \
+                    temporary_alliances, empowering_call. Solo always plays enemy_occupation.",
+                default: serde_json::json!([]),
+            },
+            OptionDoc {
+                name: "own_turn_casting",
+                description: "Abilities may be cast only in one's own turn: no reaction windows \
+                    in other players' turns (faster games by mail).",
+                default: serde_json::json!(false),
+            },
+            OptionDoc {
+                name: "tribes",
+                description: "The tribe of each seat (solo: the player's, then the automaton's), \
+                    from turquefoss, achrinnolder, imblasham, betrumour; empty deals them at random.",
+                default: serde_json::json!([]),
+            },
+            OptionDoc {
+                name: "shape",
+                description: "'Shape It Up': standard (the rulebook's board), broad or long.",
+                default: serde_json::json!("standard"),
+            },
+        ]
+    }
+
+    fn option_sets() -> Vec<Options> {
+        use Variant::*;
+        let mut sets = vec![
+            Options::default(),
+            Options {
+                own_turn_casting: true,
+                ..Options::default()
+            },
+            Options::with(&[TeamPlay]),
+            Options::with(&[BalancedTerrain, HomeField]),
+            Options::with(&[Fatigue, EnemyOccupation]),
+            Options::with(&[ShorterGame, EmpoweringCall]),
+            Options::with(&[TemporaryAlliances]),
+        ];
+        sets.push(Options {
+            shape: Shape::Broad,
+            tribes: Vec::new(),
+            ..Options::default()
+        });
+        sets.push(Options {
+            shape: Shape::Long,
+            ..Options::default()
+        });
+        sets
+    }
+
+    fn seats(options: &Options) -> RangeInclusive<usize> {
+        if options.has(Variant::TeamPlay) {
+            4..=4
+        } else if options.has(Variant::TemporaryAlliances) {
+            2..=4
+        } else {
+            1..=4
+        }
+    }
+
+    fn new_game(options: &Options, seats: usize) -> Result<State, SetupError> {
+        if !Self::seats(options).contains(&seats) {
+            let r = Self::seats(options);
+            return Err(SetupError(format!(
+                "{} takes {} to {} players with these options, not {seats}",
+                Self::NAME,
+                r.start(),
+                r.end()
+            )));
+        }
+        let tribes_needed = if seats == 1 { 2 } else { seats };
+        let mut tribes = options.tribes.clone();
+        if !tribes.is_empty() {
+            let mut sorted = tribes.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if tribes.len() != tribes_needed || sorted.len() != tribes.len() {
+                return Err(SetupError(format!(
+                    "tribes must name {tribes_needed} different tribes (one per seat{})",
+                    if seats == 1 {
+                        ", then the automaton's"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            if options.has(Variant::TeamPlay)
+                && tribes.iter().enumerate().any(|(s, t)| {
+                    t.is_gnome() != tribes.first().is_some_and(|f| f.is_gnome()) ^ (s % 2 == 1)
+                })
+            {
+                return Err(SetupError(
+                    "team play is gnomes against wizards: seats 0 and 2 one faction, 1 and 3 the other"
+                        .to_owned(),
+                ));
+            }
+        }
+        let players = if seats == 1 { 2 } else { seats };
+        let mut state = State::new(options, seats, players);
+        if !tribes.is_empty() {
+            for (p, t) in state.players.iter_mut().zip(tribes.drain(..)) {
+                p.tribe = Some(t);
+            }
+            setup::prepare_tiles(&mut state);
+        }
+        turn::advance(&mut state);
+        Ok(state)
+    }
+
+    fn next(state: &State) -> Next<Action> {
+        actions::next(state)
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        actions::legal_actions(state, seat)
+    }
+
+    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+        actions::apply(state, actor, action)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
+        view::view(state, viewer)
+    }
+
+    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
+        view::visibility(state, actor, action)
+    }
+
+    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
+        view::redact(state, actor, action)
+    }
+
+    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+        view::describe(state, actor, action, viewer)
+    }
+
+    /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,
+    /// decline an alliance; otherwise the first legal choice.
+    fn default_action(state: &State, seat: Seat) -> Option<Action> {
+        let legal = actions::legal_actions(state, seat);
+        [
+            Action::Pass,
+            Action::DeclineAlliance,
+            Action::KeepDice,
+            Action::Stop,
+            Action::EndActions,
+            Action::EndCall,
+            Action::EndCharge,
+        ]
+        .into_iter()
+        .find(|a| legal.contains(a))
+        .or_else(|| legal.into_iter().next())
+    }
+}
