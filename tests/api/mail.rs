@@ -541,3 +541,116 @@ async fn no_mail_shows_another_seats_hand() {
         "the owner's own turn mail shows the planted card"
     );
 }
+
+#[tokio::test]
+async fn an_invitation_by_email_seats_whoever_accepts_it() {
+    let smtp = SmtpServer::start();
+    let app = spawn_app_with(|s| s.mail.smtp_url = Some(smtp.url())).await;
+    let ann = app.register("Ann").await;
+    let outsider = app.register("Olaf").await;
+    let created = app
+        .post(
+            "/v1/games",
+            &ann,
+            &json!({"ruleset": "bag-of-fate", "seats": 2}),
+        )
+        .await
+        .expect(201);
+    let game = created["id"].as_str().unwrap().to_owned();
+    // Only a seated player may invite.
+    app.post(
+        &format!("/v1/games/{game}/invitations"),
+        &outsider,
+        &json!({"email": "cara@example.test"}),
+    )
+    .await
+    .expect_problem(403, "not-a-player");
+    app.post(
+        &format!("/v1/games/{game}/invitations"),
+        &ann,
+        &json!({"email": "not an address"}),
+    )
+    .await
+    .expect_problem(422, "invalid-request");
+    let inv = app
+        .post(
+            &format!("/v1/games/{game}/invitations"),
+            &ann,
+            &json!({"email": "cara@example.test", "seat": 1}),
+        )
+        .await
+        .expect(201);
+    assert_eq!(inv["seat"], 1);
+    assert_eq!(inv["accepted"], false);
+
+    // The invitation goes to the address (no account needed), with a signed join link.
+    let mails = smtp
+        .wait_for("the invitation", |got| {
+            got.iter()
+                .any(|m| m.to.iter().any(|t| t == "cara@example.test"))
+        })
+        .await;
+    let mail = mails
+        .iter()
+        .find(|m| m.to.iter().any(|t| t == "cara@example.test"))
+        .unwrap();
+    assert!(
+        mail.subject().contains("Ann invites you"),
+        "{}",
+        mail.subject()
+    );
+    let body = mail.body_text();
+    let start = body
+        .find("/v1/invitations/accept?token=")
+        .expect("a join link");
+    let token: String = body[start + "/v1/invitations/accept?token=".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .collect();
+    let shown = app
+        .request(
+            Method::GET,
+            &format!("/v1/invitations/accept?token={token}"),
+            None,
+            None,
+            &[],
+        )
+        .await
+        .expect(200);
+    assert_eq!(shown["invitation"]["email"], "cara@example.test");
+    assert_eq!(shown["game"]["id"], game.as_str());
+    // Forged tokens, and session tokens used as join links, are refused.
+    app.request(
+        Method::GET,
+        "/v1/invitations/accept?token=forged",
+        None,
+        None,
+        &[],
+    )
+    .await
+    .expect_problem(400, "invalid-link");
+    app.post(
+        "/v1/invitations/accept",
+        &outsider,
+        &json!({"token": ann.token}),
+    )
+    .await
+    .expect_problem(400, "invalid-link");
+
+    // Cara registers and accepts: she takes seat 1 and the game starts.
+    let cara = app.register("Cara").await;
+    let joined = app
+        .post("/v1/invitations/accept", &cara, &json!({"token": token}))
+        .await
+        .expect(200);
+    assert_eq!(joined["status"], "active");
+    assert_eq!(joined["seats"][1]["user_id"], cara.id.to_string());
+    // An invitation is good once.
+    app.post(
+        "/v1/invitations/accept",
+        &outsider,
+        &json!({"token": token}),
+    )
+    .await
+    .expect_problem(409, "seat-unavailable");
+}
