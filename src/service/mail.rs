@@ -42,6 +42,14 @@ impl Notice {
     }
 }
 
+/// The human name of a game's ruleset (its id if it is no longer hosted).
+fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
+    svc.rules
+        .get(&game.ruleset)
+        .map(|g| g.name())
+        .unwrap_or(game.ruleset.as_str())
+}
+
 fn short(id: Uuid) -> String {
     id.simple().to_string().chars().take(8).collect()
 }
@@ -98,11 +106,7 @@ pub async fn game_mail(
     }
     let ids: Vec<Uuid> = players.iter().map(|p| p.user_id).collect();
     let users = store::users::by_ids(conn, &ids).await?;
-    let game_name = svc
-        .rules
-        .get(&game.ruleset)
-        .map(|g| g.name())
-        .unwrap_or(game.ruleset.as_str());
+    let game_name = game_name(svc, game);
     let base = &svc.mail.base_url;
     let thread = notify::message_id(
         &format!("turnpost.game.{}", game.id.simple()),
@@ -261,11 +265,7 @@ pub fn invitation_mail(
     token: &str,
     expires_at: chrono::DateTime<Utc>,
 ) -> Result<NewOutbox> {
-    let game_name = svc
-        .rules
-        .get(&game.ruleset)
-        .map(|g| g.name())
-        .unwrap_or(game.ruleset.as_str());
+    let game_name = game_name(svc, game);
     let subject = format!("{inviter} invites you to {game_name} on Turnpost");
     let ctx = json!({
         "inviter": inviter,
