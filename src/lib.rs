@@ -7,6 +7,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod http;
+pub mod loadgen;
 pub mod notify;
 pub mod rules;
 pub mod service;

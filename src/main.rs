@@ -1,4 +1,4 @@
-//! `turnpost`: serve (default), worker, migrate, replay, openapi.
+//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -46,6 +46,8 @@ enum Command {
     },
     /// Print the OpenAPI document (YAML).
     Openapi,
+    /// Load-test a server over HTTP (one started here by default) and compare it with pgbench.
+    Loadgen(Box<turnpost::loadgen::LoadArgs>),
 }
 
 fn init_tracing() {
@@ -56,10 +58,14 @@ fn init_tracing() {
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
+    turnpost::app::tune_allocator();
     let cli = Cli::parse();
     if let Some(Command::Openapi) = cli.command {
         print!("{}", turnpost::http::openapi_yaml()?);
         return Ok(());
+    }
+    if let Some(Command::Loadgen(args)) = cli.command {
+        return turnpost::loadgen::run(*args).await;
     }
     init_tracing();
     let mut settings = Settings::load(cli.config.as_deref())?;
@@ -114,7 +120,7 @@ async fn run(
                 anyhow::bail!("game {game_id} does not replay to its snapshot");
             }
         }
-        Command::Openapi => {}
+        Command::Openapi | Command::Loadgen(_) => {}
     }
     Ok(())
 }

@@ -250,7 +250,10 @@ async fn start(
         .iter()
         .map(|p| (p.seat, Notice::GameStarted))
         .collect();
-    play.commit(svc, conn, game, &[], players, notices).await?;
+    let ids: Vec<_> = players.iter().map(|p| p.user_id).collect();
+    let users = store::users::by_ids(conn, &ids).await?;
+    play.commit(svc, conn, game, &[], players, &users, notices)
+        .await?;
     Ok(())
 }
 

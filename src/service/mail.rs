@@ -11,7 +11,6 @@ use crate::auth::jwt::Purpose;
 use crate::notify::{self, Mail, templates};
 use crate::rules::{GameState, Viewer};
 use crate::store::models::{Game, NewOutbox, SeatPlayer, User};
-use crate::store::{self, Conn};
 
 /// Where links in mail point and who mail is from.
 #[derive(Clone, Debug)]
@@ -93,19 +92,17 @@ fn unsubscribe_url(svc: &Services, user: Uuid) -> Result<String> {
 }
 
 /// Outbox rows for `notices` (seat, what happened) in `game`, now at `state`.
-pub async fn game_mail(
+pub fn game_mail(
     svc: &Services,
-    conn: &mut Conn,
     game: &Game,
     players: &[SeatPlayer],
+    users: &[User],
     state: &dyn GameState,
     notices: &[(i32, Notice)],
 ) -> Result<Vec<NewOutbox>> {
     if notices.is_empty() {
         return Ok(vec![]);
     }
-    let ids: Vec<Uuid> = players.iter().map(|p| p.user_id).collect();
-    let users = store::users::by_ids(conn, &ids).await?;
     let game_name = game_name(svc, game);
     let base = &svc.mail.base_url;
     let thread = notify::message_id(

@@ -3,7 +3,7 @@
 //! mail for the seats that now have to act, commits, and then notifies listeners.
 
 use chrono::{DateTime, Utc};
-use diesel_async::{AsyncConnection, RunQueryDsl};
+use diesel_async::AsyncConnection;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -14,7 +14,7 @@ use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::rules::{Actor, Applied, GameState, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
-use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer};
+use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer, User};
 use crate::store::{self, Conn};
 
 /// Chance steps in a row beyond which a ruleset is considered broken (no game needs this many
@@ -146,6 +146,7 @@ impl Play {
         game: &mut Game,
         before_to_act: &[i32],
         players: &[SeatPlayer],
+        users: &[User],
         mut notices: Vec<(i32, Notice)>,
     ) -> Result<()> {
         let (status, to_act, outcome) = match self.state.waiting() {
@@ -194,21 +195,6 @@ impl Play {
         } else {
             Some(self.now)
         };
-        store::events::append(conn, &self.events).await?;
-        store::games::update(
-            conn,
-            game.id,
-            GameUpdate {
-                status: status.as_str(),
-                version,
-                state: Some(&snapshot),
-                to_act: &to_act,
-                outcome: outcome_json.as_ref(),
-                updated_at: self.now,
-                waiting_since,
-            },
-        )
-        .await?;
         game.status = status.as_str().into();
         game.version = version;
         game.state = Some(snapshot);
@@ -217,8 +203,26 @@ impl Play {
         game.updated_at = self.now;
         game.waiting_since = waiting_since;
         let mail =
-            super::mail::game_mail(svc, conn, game, players, self.state.as_ref(), &notices).await?;
-        store::outbox::enqueue(conn, &mail).await?;
+            super::mail::game_mail(svc, game, players, users, self.state.as_ref(), &notices)?;
+        let change = GameUpdate {
+            status: status.as_str(),
+            version,
+            state: game.state.as_ref(),
+            to_act: &game.to_act,
+            outcome: game.outcome.as_ref(),
+            updated_at: self.now,
+            waiting_since,
+        };
+        store::games::save_turn(
+            conn,
+            game.id,
+            &self.events,
+            change,
+            &mail,
+            NOTIFY_CHANNEL,
+            &format!("{}:{version}", game.id),
+        )
+        .await?;
         Ok(())
     }
 }
@@ -257,7 +261,7 @@ pub async fn submit(
         return Err(ServiceError::Invalid("actions must not be empty".into()));
     }
     let mut conn = svc.conn().await?;
-    let (result, version) = conn
+    let (result, _) = conn
         .transaction::<_, ServiceError, _>(async |conn| {
             if let Some(idem) = idempotency {
                 match store::idempotency::claim(conn, user, &idem.key, &idem.request_sha256).await?
@@ -271,7 +275,7 @@ pub async fn submit(
                     Claim::Mismatch => return Err(ServiceError::IdempotencyMismatch),
                 }
             }
-            let mut game = store::games::lock(conn, game_id)
+            let (mut game, players, users) = store::games::lock_with_players(conn, game_id)
                 .await?
                 .ok_or(ServiceError::NotFound("game"))?;
             if let Some(expected) = expected_version
@@ -282,7 +286,6 @@ pub async fn submit(
                     actual: game.version,
                 });
             }
-            let players = store::games::seat_players(conn, game_id).await?;
             let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
             if game.status() != GameStatus::Active {
                 return Err(ServiceError::WrongStatus(game.status.clone()));
@@ -303,7 +306,7 @@ pub async fn submit(
                 play.play(seat_index, index, action)?;
             }
             let before = game.to_act.clone();
-            play.commit(svc, conn, &mut game, &before, &players, vec![])
+            play.commit(svc, conn, &mut game, &before, &players, &users, vec![])
                 .await?;
             let viewer = viewer_of(&game, Some(seat));
             let result = SubmitResult {
@@ -318,24 +321,12 @@ pub async fn submit(
             Ok((result, Some(game.version)))
         })
         .await?;
-    if let Some(version) = version {
-        notify(&mut conn, game_id, version).await;
-    }
     Ok(result)
 }
 
-/// Tells listeners (streams, workers) that a game moved on. Best effort: it runs after the
-/// commit, and a lost notification only delays a listener until its next poll.
-pub async fn notify(conn: &mut Conn, game_id: Uuid, version: i64) {
-    let payload = format!("{game_id}:{version}");
-    let sent = diesel::sql_query("SELECT pg_notify('turnpost_games', $1)")
-        .bind::<diesel::sql_types::Text, _>(payload)
-        .execute(conn)
-        .await;
-    if let Err(e) = sent {
-        tracing::warn!(error = %e, %game_id, "pg_notify failed");
-    }
-}
+/// The channel on which every committed turn is announced as `<game id>:<version>` (the
+/// `NOTIFY` is part of the turn's transaction, so listeners hear only of committed turns).
+pub const NOTIFY_CHANNEL: &str = "turnpost_games";
 
 /// `turnpost replay`: refolds the log of a game and compares it with the snapshot.
 pub async fn replay(svc: &Services, game_id: Uuid) -> Result<ReplayReport> {

@@ -60,12 +60,32 @@ fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Password hashes computed at once: each argon2id run takes ~19 MiB and a core for tens of
+/// milliseconds, so a burst of logins queues here instead of multiplying memory and CPU.
+fn hashing_permits() -> &'static tokio::sync::Semaphore {
+    static PERMITS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PERMITS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        tokio::sync::Semaphore::new(cores)
+    })
+}
+
+/// Runs a password hash or check off the async workers, at most one per core at a time.
+async fn hashing<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    let _permit = hashing_permits()
+        .acquire()
+        .await
+        .map_err(|e| ServiceError::Unexpected(e.into()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ServiceError::Unexpected(e.into()))
+}
+
 /// Hashing is deliberately slow: keep it off the async workers.
 async fn hash(password: &str) -> Result<String> {
     let password = password.to_owned();
-    tokio::task::spawn_blocking(move || password::hash(&password))
-        .await
-        .map_err(|e| ServiceError::Unexpected(e.into()))?
+    hashing(move || password::hash(&password))
+        .await?
         .map_err(ServiceError::Unexpected)
 }
 
@@ -117,9 +137,7 @@ pub async fn login(svc: &Services, email: &str, password: &str) -> Result<(Strin
         return Err(ServiceError::BadCredentials);
     };
     let (password, stored) = (password.to_owned(), user.password_hash.clone());
-    let ok = tokio::task::spawn_blocking(move || password::verify(&password, &stored))
-        .await
-        .map_err(|e| ServiceError::Unexpected(e.into()))?;
+    let ok = hashing(move || password::verify(&password, &stored)).await?;
     if !ok {
         return Err(ServiceError::BadCredentials);
     }

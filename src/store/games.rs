@@ -5,8 +5,8 @@ use diesel_async::RunQueryDsl;
 use uuid::Uuid;
 
 use super::Conn;
-use super::models::{Game, GameUpdate, NewGame, Seat, SeatPlayer};
-use super::schema::{games, seats, users};
+use super::models::{Event, Game, GameUpdate, NewGame, NewOutbox, Seat, SeatPlayer, User};
+use super::schema::{game_events, games, outbox, seats, users};
 
 pub async fn insert(conn: &mut Conn, new: NewGame<'_>) -> QueryResult<Game> {
     diesel::insert_into(games::table)
@@ -35,6 +35,86 @@ pub async fn lock(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
         .first(conn)
         .await
         .optional()
+}
+
+/// The game row locked `FOR UPDATE`, its seated players by seat and their accounts, in one
+/// pipelined round trip (the seats query runs after the lock, in the same transaction).
+pub async fn lock_with_players(
+    conn: &mut Conn,
+    id: Uuid,
+) -> QueryResult<Option<(Game, Vec<SeatPlayer>, Vec<User>)>> {
+    let shared: &Conn = conn;
+    let game = games::table
+        .find(id)
+        .select(Game::as_select())
+        .for_update()
+        .first::<Game>(&mut &*shared);
+    let seated = seats::table
+        .inner_join(users::table)
+        .filter(seats::game_id.eq(id))
+        .order(seats::seat.asc())
+        .select((seats::seat, User::as_select()))
+        .load::<(i32, User)>(&mut &*shared);
+    let (game, seated) = futures_util::future::join(game, seated).await;
+    let Some(game) = game.optional()? else {
+        return Ok(None);
+    };
+    let (players, users) = seated?
+        .into_iter()
+        .map(|(seat, user)| {
+            let player = SeatPlayer {
+                seat,
+                user_id: user.id,
+                display_name: user.display_name.clone(),
+            };
+            (player, user)
+        })
+        .unzip();
+    Ok(Some((game, players, users)))
+}
+
+/// The writes of one turn, pipelined (sent together, executed in order, one round trip): the
+/// new log entries, the game row, the outbox rows, and a `NOTIFY` on `channel` that
+/// PostgreSQL delivers when (and only if) the transaction commits.
+pub async fn save_turn(
+    conn: &mut Conn,
+    id: Uuid,
+    entries: &[Event],
+    change: GameUpdate<'_>,
+    mail: &[NewOutbox],
+    channel: &str,
+    payload: &str,
+) -> QueryResult<()> {
+    use diesel::sql_types::Text;
+    use futures_util::future::{BoxFuture, try_join_all};
+    let shared: &Conn = conn;
+    let mut writes: Vec<BoxFuture<'_, QueryResult<usize>>> = Vec::with_capacity(4);
+    if !entries.is_empty() {
+        writes.push(Box::pin(
+            diesel::insert_into(game_events::table)
+                .values(entries)
+                .execute(&mut &*shared),
+        ));
+    }
+    writes.push(Box::pin(
+        diesel::update(games::table.find(id))
+            .set(change)
+            .execute(&mut &*shared),
+    ));
+    if !mail.is_empty() {
+        writes.push(Box::pin(
+            diesel::insert_into(outbox::table)
+                .values(mail)
+                .execute(&mut &*shared),
+        ));
+    }
+    writes.push(Box::pin(
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(channel)
+            .bind::<Text, _>(payload)
+            .execute(&mut &*shared),
+    ));
+    try_join_all(writes).await.map(|_| ())
 }
 
 pub async fn update(conn: &mut Conn, id: Uuid, change: GameUpdate<'_>) -> QueryResult<()> {

@@ -8,6 +8,7 @@ mod gnomes_and_wizards;
 mod helpers;
 mod mail;
 mod monsters_and_magic;
+mod notify;
 mod openapi;
 mod play;
 mod secrets;

@@ -86,8 +86,8 @@ impl Options {
                 "clans_per_player (the 2-player variant) must be 2 or 3".to_string(),
             ));
         }
-        if !(1..=100).contains(&self.round_limit) {
-            return Err(SetupError("round_limit must be 1 to 100".to_string()));
+        if !(1..=1000).contains(&self.round_limit) {
+            return Err(SetupError("round_limit must be 1 to 1000".to_string()));
         }
         Ok(())
     }
@@ -125,7 +125,7 @@ impl Ruleset for GardenGnomes {
             },
             OptionDoc {
                 name: "round_limit",
-                description: "The game also ends after this round (1 to 100) and is then \
+                description: "The game also ends after this round (1 to 1000) and is then \
                     decided by the advanced scores",
                 default: serde_json::json!(d.round_limit),
             },

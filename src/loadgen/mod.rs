@@ -1,0 +1,568 @@
+//! `turnpost loadgen`: plays many games over HTTP as real clients do and measures the
+//! service against its database (issue 7; figures in docs/BENCHMARKS.md).
+//!
+//! Scenarios (`--scenario`, default `throughput`):
+//! - `throughput`: `--clients` concurrent clients, each with its own players, register, create
+//!   a game, seat the others, then act from the `legal_actions` of the state with
+//!   `expected_version` (reading `GET …/state` only when the last reply was not already the
+//!   next actor's state) until `--duration` or `--max-requests` runs out, starting a new game
+//!   when one ends. Prints throughput and p50/p95/p99 latency per endpoint; then, unless
+//!   `--no-pgbench`, runs the pgbench yardstick on the same database at the same
+//!   concurrency and prints submissions/s ÷ pgbench's transactions/s.
+//! - `growth`: one client plays one long game and times `--samples` submissions at each
+//!   history length in `--history` (default 10,1000,10000).
+//! - `memory`: creates `--games` active games (default 10,000), reads each one's state once,
+//!   and reports the server's resident memory (only for a server started here).
+//! - `all`: the three in turn, against one server.
+//!
+//! With no `--url` the load generator starts `turnpost serve` itself on loopback, against
+//! `--database-url` (`DATABASE_URL`) or, if none is given, a private durable PostgreSQL
+//! cluster (fsync on) in a temporary directory that it removes afterwards. Every loop is
+//! bounded by a duration or a count.
+
+mod client;
+mod server;
+pub mod stats;
+mod yardstick;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use futures_util::future::join_all;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use crate::store::cluster::Cluster;
+use client::{Api, Player, Seen};
+use server::Server;
+use stats::{Recorder, quantile};
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    Throughput,
+    Growth,
+    Memory,
+    All,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct LoadArgs {
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = Scenario::Throughput)]
+    pub scenario: Scenario,
+    /// A running server to load (e.g. http://127.0.0.1:8080); by default one is started here.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// The database of the server started here, and of the pgbench yardstick. Default: a
+    /// private durable cluster in a temporary directory.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Concurrent clients (each plays its own game).
+    #[arg(long, default_value_t = 32)]
+    pub clients: usize,
+    /// How long the throughput run (and the pgbench run) lasts, in seconds.
+    #[arg(long, default_value_t = 20)]
+    pub duration: u64,
+    /// The most requests the throughput run sends.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_requests: u64,
+    /// Ruleset played by the throughput and memory scenarios.
+    #[arg(long, default_value = "bag-of-fate")]
+    pub ruleset: String,
+    /// Seats per game.
+    #[arg(long, default_value_t = 3)]
+    pub seats: usize,
+    /// Game options (JSON).
+    #[arg(long, default_value = "{}")]
+    pub options: String,
+    /// Skip the pgbench yardstick.
+    #[arg(long)]
+    pub no_pgbench: bool,
+    /// Connections in the pool of the server started here.
+    #[arg(long, default_value_t = 16)]
+    pub pool_size: usize,
+    /// Growth: the history lengths to time submissions at.
+    #[arg(long, value_delimiter = ',', default_values_t = [10u64, 1_000, 10_000])]
+    pub history: Vec<u64>,
+    /// Growth: submissions timed at each history length.
+    #[arg(long, default_value_t = 200)]
+    pub samples: usize,
+    /// Growth: the ruleset of the long game.
+    #[arg(long, default_value = "gnomes-and-wizards")]
+    pub growth_ruleset: String,
+    /// Growth: its options (JSON).
+    #[arg(long, default_value = "{}")]
+    pub growth_options: String,
+    /// Growth: its seats.
+    #[arg(long, default_value_t = 4)]
+    pub growth_seats: usize,
+    /// Memory: active games to create.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: usize,
+    /// Seed of the clients' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Where the database and server under load come from, and what to clean up.
+struct Target {
+    api: Api,
+    server: Option<Server>,
+    cluster: Option<Cluster>,
+    database_url: Option<String>,
+    dir: PathBuf,
+}
+
+impl Target {
+    async fn open(args: &LoadArgs) -> anyhow::Result<Target> {
+        let dir = std::env::temp_dir().join(format!("turnpost-loadgen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        if let Some(url) = &args.url {
+            return Ok(Target {
+                api: Api::new(url)?,
+                server: None,
+                cluster: None,
+                database_url: args.database_url.clone(),
+                dir,
+            });
+        }
+        let (cluster, database_url) = match &args.database_url {
+            Some(url) => (None, url.clone()),
+            None => {
+                eprintln!(
+                    "starting a private PostgreSQL cluster (fsync on) in {}",
+                    dir.display()
+                );
+                let cluster = Cluster::start(&dir.join("pg")).context("starting PostgreSQL")?;
+                let url = cluster.url("postgres");
+                (Some(cluster), url)
+            }
+        };
+        let server = Server::start(&database_url, &dir.join("data"), args.pool_size).await?;
+        eprintln!(
+            "started turnpost serve (pid {}) at {}",
+            server.pid(),
+            server.url
+        );
+        Ok(Target {
+            api: Api::new(&server.url)?,
+            server: Some(server),
+            cluster,
+            database_url: Some(database_url),
+            dir,
+        })
+    }
+
+    fn close(mut self) {
+        if let Some(mut s) = self.server.take() {
+            s.stop();
+        }
+        if let Some(mut c) = self.cluster.take()
+            && let Err(e) = c.stop()
+        {
+            eprintln!("stopping the private cluster: {e}");
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs the chosen scenario(s) and prints the report on stdout.
+pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
+    if args.clients == 0 || args.seats == 0 {
+        bail!("--clients and --seats must be at least 1");
+    }
+    let options: Value = serde_json::from_str(&args.options).context("--options is not JSON")?;
+    let target = Target::open(&args).await?;
+    let result = scenarios(&args, &options, &target).await;
+    target.close();
+    result
+}
+
+async fn scenarios(args: &LoadArgs, options: &Value, target: &Target) -> anyhow::Result<()> {
+    let all = args.scenario == Scenario::All;
+    if all || args.scenario == Scenario::Throughput {
+        throughput(args, options, target).await?;
+    }
+    if all || args.scenario == Scenario::Growth {
+        growth(args, target).await?;
+    }
+    if all || args.scenario == Scenario::Memory {
+        memory(args, options, target).await?;
+    }
+    Ok(())
+}
+
+/// Registers `n` players named after `prefix`, `parallel` at a time.
+async fn players(
+    api: &Api,
+    rec: &mut Recorder,
+    prefix: &str,
+    n: usize,
+) -> anyhow::Result<Vec<Player>> {
+    let mut out = Vec::with_capacity(n);
+    let run = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
+    for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
+        let mut recs: Vec<Recorder> = chunk.iter().map(|_| Recorder::default()).collect();
+        let made = join_all(
+            chunk
+                .iter()
+                .zip(recs.iter_mut())
+                .map(|(i, r)| api.register(r, format!("{run}-{i}"))),
+        )
+        .await;
+        for r in recs {
+            rec.merge(r);
+        }
+        for p in made {
+            out.push(p?);
+        }
+    }
+    Ok(out)
+}
+
+/// Marks the load generator's players' addresses as verified, straight in the database (when
+/// it is known), so that they get "your turn" mail as real players do: every submission that
+/// hands the turn to another seat then renders and enqueues a mail, as in production.
+async fn verify_players(target: &Target) -> anyhow::Result<()> {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    let Some(url) = &target.database_url else {
+        return Ok(());
+    };
+    let mut conn = AsyncPgConnection::establish(url)
+        .await
+        .context("connecting to verify players")?;
+    diesel::sql_query(
+        "UPDATE users SET email_verified_at = now() \
+         WHERE email LIKE '%@loadgen.invalid' AND email_verified_at IS NULL",
+    )
+    .execute(&mut conn)
+    .await
+    .context("verifying the players")?;
+    Ok(())
+}
+
+/// One client of the throughput run: plays games until the time or the request budget is up.
+async fn play_client(
+    api: &Api,
+    args: &LoadArgs,
+    options: &Value,
+    seats: &[Player],
+    client: usize,
+    deadline: Instant,
+    budget: &std::cell::Cell<u64>,
+) -> anyhow::Result<(Recorder, u64)> {
+    let mut rec = Recorder::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        args.seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(client as u64),
+    );
+    let mut games = 0u64;
+    let take = |n: u64| {
+        let left = budget.get();
+        if left < n || Instant::now() >= deadline {
+            return false;
+        }
+        budget.set(left - n);
+        true
+    };
+    'games: while take(seats.len() as u64) {
+        let game = api
+            .new_game(&mut rec, &args.ruleset, options, seats)
+            .await?;
+        games += 1;
+        let mut seen: Option<Seen> = None;
+        loop {
+            // The next actor's state: the last reply if it was already theirs, else a GET.
+            let (seat, state) = match seen.as_ref().and_then(|s| s.next_seat(&mut rng)) {
+                Some((seat, true)) => (seat, seen.take().context("state")?),
+                other => {
+                    if seen.as_ref().is_some_and(|s| s.finished) {
+                        continue 'games;
+                    }
+                    let seat = other.map_or(0, |(s, _)| s);
+                    if !take(1) {
+                        break 'games;
+                    }
+                    let s = Seen::read(&api.state(&mut rec, &game, &seats[seat]).await?)?;
+                    if s.finished {
+                        continue 'games;
+                    }
+                    match s.seat {
+                        Some(me) if s.to_act.contains(&me) => (me, s),
+                        _ => {
+                            // Not this seat's decision (a fresh game): look at who acts.
+                            seen = Some(s);
+                            continue;
+                        }
+                    }
+                }
+            };
+            let Some(action) = state.pick(&mut rng) else {
+                bail!("game {game}: seat {seat} is to act but has no legal action");
+            };
+            if !take(1) {
+                break 'games;
+            }
+            let (reply, _) = api
+                .submit(&mut rec, &game, &seats[seat], state.version, &action)
+                .await?;
+            seen = Some(Seen::read(&reply["state"])?);
+        }
+    }
+    Ok((rec, games))
+}
+
+async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow::Result<()> {
+    let api = &target.api;
+    println!(
+        "== throughput: {} clients, {} s or {} requests, {} with {} seats ==",
+        args.clients, args.duration, args.max_requests, args.ruleset, args.seats
+    );
+    let setup_start = Instant::now();
+    let mut setup = Recorder::default();
+    let mut tables = Vec::new();
+    for c in 0..args.clients {
+        tables.push(players(api, &mut setup, &format!("c{c}"), args.seats).await?);
+    }
+    let setup_wall = setup_start.elapsed();
+    verify_players(target).await?;
+    println!(
+        "setup: {} players registered in {:.1} s",
+        args.clients * args.seats,
+        setup_wall.as_secs_f64()
+    );
+    print!("{}", setup.table(setup_wall));
+
+    let budget = std::cell::Cell::new(args.max_requests);
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.duration);
+    let results = join_all(
+        tables
+            .iter()
+            .enumerate()
+            .map(|(c, seats)| play_client(api, args, options, seats, c, deadline, &budget)),
+    )
+    .await;
+    let wall = start.elapsed();
+    let mut rec = Recorder::default();
+    let mut games = 0;
+    for r in results {
+        let (r, g) = r?;
+        rec.merge(r);
+        games += g;
+    }
+    let submissions = rec.count(client::SUBMIT);
+    let rate = submissions as f64 / wall.as_secs_f64();
+    let p99 = rec
+        .endpoints
+        .get_mut(client::SUBMIT)
+        .and_then(|s| s.quantile(0.99))
+        .unwrap_or(0);
+    println!("play: {:.1} s, {games} games started", wall.as_secs_f64());
+    print!("{}", rec.table(wall));
+    println!(
+        "submissions: {rate:.1}/s, p99 {:.2} ms",
+        p99 as f64 / 1000.0
+    );
+
+    if args.no_pgbench {
+        return Ok(());
+    }
+    let Some(url) = &target.database_url else {
+        println!("yardstick: skipped (give --database-url for a server given by --url)");
+        return Ok(());
+    };
+    let y = yardstick::run(
+        url,
+        args.clients,
+        Duration::from_secs(args.duration),
+        &target.dir,
+    )
+    .await?;
+    println!(
+        "yardstick (pgbench, {} clients, {} s): {:.1} tx/s, {} transactions, p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, {} failed",
+        args.clients,
+        args.duration,
+        y.tps,
+        y.transactions,
+        y.p50_us as f64 / 1000.0,
+        y.p95_us as f64 / 1000.0,
+        y.p99_us as f64 / 1000.0,
+        y.failed
+    );
+    println!(
+        "ratio: turnpost submissions/s ÷ pgbench tx/s = {:.2} (target ≥ 0.60; p99 {:.2} ms, target < 50 ms)",
+        rate / y.tps.max(1e-9),
+        p99 as f64 / 1000.0
+    );
+    Ok(())
+}
+
+/// One long game: times `--samples` submissions at each history length.
+async fn growth(args: &LoadArgs, target: &Target) -> anyhow::Result<()> {
+    let api = &target.api;
+    let mut marks = args.history.clone();
+    marks.sort_unstable();
+    println!(
+        "== growth: one {} game with {} seats, {} submissions timed at each history length {:?} ==",
+        args.growth_ruleset, args.growth_seats, args.samples, marks
+    );
+    let mut rec = Recorder::default();
+    let seats = players(api, &mut rec, "growth", args.growth_seats).await?;
+    verify_players(target).await?;
+    let options: Value =
+        serde_json::from_str(&args.growth_options).context("--growth-options is not JSON")?;
+    let game = api
+        .new_game(&mut rec, &args.growth_ruleset, &options, &seats)
+        .await?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut timed: Vec<(u64, u64, Vec<u64>)> = Vec::new(); // (mark, first version, latencies)
+    let mut mark = 0;
+    let mut seen: Option<Seen> = None;
+    let start = Instant::now();
+    // Bounded: the last mark plus its samples, with room for chance steps between.
+    let limit = marks.last().copied().unwrap_or(0) * 2 + args.samples as u64 * 4 + 1_000;
+    for _ in 0..limit {
+        if mark >= marks.len() {
+            break;
+        }
+        let (seat, state) = match seen.as_ref().and_then(|s| s.next_seat(&mut rng)) {
+            Some((seat, true)) => (seat, seen.take().context("state")?),
+            other => {
+                let seat = other.map_or(0, |(s, _)| s);
+                let s = Seen::read(&api.state(&mut rec, &game, &seats[seat]).await?)?;
+                if s.finished {
+                    bail!(
+                        "the growth game ended at version {} before history {}; try another --growth-ruleset or --seed",
+                        s.version,
+                        marks[mark]
+                    );
+                }
+                match s.seat {
+                    Some(me) if s.to_act.contains(&me) => (me, s),
+                    _ => {
+                        seen = Some(s);
+                        continue;
+                    }
+                }
+            }
+        };
+        let action = state.pick(&mut rng).context("no legal action")?;
+        let at = u64::try_from(state.version).unwrap_or(0);
+        let (reply, took) = api
+            .submit(&mut rec, &game, &seats[seat], state.version, &action)
+            .await?;
+        if at >= marks[mark] {
+            if timed.len() <= mark {
+                timed.push((marks[mark], at, Vec::new()));
+            }
+            let t = &mut timed[mark];
+            t.2.push(u64::try_from(took.as_micros()).unwrap_or(u64::MAX));
+            if t.2.len() >= args.samples {
+                mark += 1;
+            }
+        }
+        seen = Some(Seen::read(&reply["state"])?);
+    }
+    if mark < marks.len() {
+        bail!(
+            "the growth game did not reach history {} within {limit} steps",
+            marks[mark]
+        );
+    }
+    println!(
+        "played to version {} in {:.1} s",
+        timed.last().map_or(0, |t| t.1),
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:>10} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "history", "from seq", "mean ms", "p50 ms", "p95 ms", "p99 ms"
+    );
+    let mut first_p50 = None;
+    for (m, from, mut l) in timed {
+        let mean = l.iter().sum::<u64>() as f64 / l.len().max(1) as f64 / 1000.0;
+        let p50 = quantile(&mut l, 0.50).unwrap_or(0);
+        let p95 = quantile(&mut l, 0.95).unwrap_or(0);
+        let p99 = quantile(&mut l, 0.99).unwrap_or(0);
+        let base = *first_p50.get_or_insert(p50);
+        println!(
+            "{m:>10} {from:>10} {mean:>9.2} {:>9.2} {:>9.2} {:>9.2}   p50 {:+.0}% vs the first",
+            p50 as f64 / 1000.0,
+            p95 as f64 / 1000.0,
+            p99 as f64 / 1000.0,
+            (p50 as f64 / base.max(1) as f64 - 1.0) * 100.0
+        );
+    }
+    Ok(())
+}
+
+/// Creates `--games` active games and reports the server's resident memory.
+async fn memory(args: &LoadArgs, options: &Value, target: &Target) -> anyhow::Result<()> {
+    let api = &target.api;
+    println!(
+        "== memory: {} active {} games with {} seats ==",
+        args.games, args.ruleset, args.seats
+    );
+    let Some(server) = &target.server else {
+        println!("memory: skipped (the server's memory is read only for a server started here)");
+        return Ok(());
+    };
+    let before = server.rss_bytes()?;
+    let mut rec = Recorder::default();
+    let seats = players(api, &mut rec, "memory", args.seats).await?;
+    verify_players(target).await?;
+    let start = Instant::now();
+    let mut ids = Vec::with_capacity(args.games);
+    let parallel = args.clients.max(1);
+    let mut made = 0;
+    while made < args.games {
+        let n = parallel.min(args.games - made);
+        let mut recs: Vec<Recorder> = (0..n).map(|_| Recorder::default()).collect();
+        let created = join_all(
+            recs.iter_mut()
+                .map(|r| api.new_game(r, &args.ruleset, options, &seats)),
+        )
+        .await;
+        for r in recs {
+            rec.merge(r);
+        }
+        for id in created {
+            ids.push(id?);
+        }
+        made += n;
+    }
+    let created = server.rss_bytes()?;
+    // Every game read once by the player at seat 0 (caches, if any, now hold every game).
+    for chunk in ids.chunks(parallel) {
+        let mut recs: Vec<Recorder> = (0..chunk.len()).map(|_| Recorder::default()).collect();
+        let read = join_all(
+            chunk
+                .iter()
+                .zip(recs.iter_mut())
+                .map(|(id, r)| api.state(r, id, &seats[0])),
+        )
+        .await;
+        for r in recs {
+            rec.merge(r);
+        }
+        for s in read {
+            s?;
+        }
+    }
+    let after = server.rss_bytes()?;
+    let wall = start.elapsed();
+    print!("{}", rec.table(wall));
+    let mb = |b: u64| b as f64 / (1024.0 * 1024.0);
+    println!(
+        "server RSS: {:.1} MB at start, {:.1} MB with {} active games created, {:.1} MB after reading each once (target < 200 MB)",
+        mb(before),
+        mb(created),
+        ids.len(),
+        mb(after)
+    );
+    Ok(())
+}

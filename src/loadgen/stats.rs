@@ -1,0 +1,143 @@
+//! Latency samples per endpoint, merged across clients, with percentiles.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// What one endpoint saw: every latency in microseconds, and the failures by status.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    pub micros: Vec<u64>,
+    /// Responses that were not the expected success, by HTTP status (0: no response).
+    pub errors: BTreeMap<u16, u64>,
+}
+
+impl Samples {
+    pub fn record(&mut self, took: Duration) {
+        self.micros
+            .push(u64::try_from(took.as_micros()).unwrap_or(u64::MAX));
+    }
+
+    pub fn error(&mut self, status: u16) {
+        *self.errors.entry(status).or_default() += 1;
+    }
+
+    pub fn merge(&mut self, other: Samples) {
+        self.micros.extend(other.micros);
+        for (status, n) in other.errors {
+            *self.errors.entry(status).or_default() += n;
+        }
+    }
+
+    /// The `q`-quantile (0..=1) in microseconds, by the nearest-rank method.
+    pub fn quantile(&mut self, q: f64) -> Option<u64> {
+        quantile(&mut self.micros, q)
+    }
+}
+
+/// The `q`-quantile of `values` (sorted in place), by the nearest-rank method.
+pub fn quantile(values: &mut [u64], q: f64) -> Option<u64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_unstable();
+    let rank = (q.clamp(0.0, 1.0) * values.len() as f64).ceil() as usize;
+    values
+        .get(rank.saturating_sub(1).min(values.len() - 1))
+        .copied()
+}
+
+/// Samples by endpoint name (e.g. `POST /v1/games/{id}/actions`).
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub endpoints: BTreeMap<&'static str, Samples>,
+}
+
+impl Recorder {
+    pub fn record(&mut self, endpoint: &'static str, took: Duration) {
+        self.endpoints.entry(endpoint).or_default().record(took);
+    }
+
+    pub fn error(&mut self, endpoint: &'static str, status: u16) {
+        self.endpoints.entry(endpoint).or_default().error(status);
+    }
+
+    pub fn merge(&mut self, other: Recorder) {
+        for (name, samples) in other.endpoints {
+            self.endpoints.entry(name).or_default().merge(samples);
+        }
+    }
+
+    pub fn count(&self, endpoint: &str) -> usize {
+        self.endpoints.get(endpoint).map_or(0, |s| s.micros.len())
+    }
+
+    /// A table: per endpoint the successful requests, their rate over `wall`, p50/p95/p99 and
+    /// the failures by status.
+    pub fn table(&mut self, wall: Duration) -> String {
+        let mut out = format!(
+            "{:<34} {:>8} {:>9} {:>9} {:>9} {:>9}  errors\n",
+            "endpoint", "ok", "req/s", "p50 ms", "p95 ms", "p99 ms"
+        );
+        let secs = wall.as_secs_f64().max(1e-9);
+        for (name, s) in &mut self.endpoints {
+            let n = s.micros.len();
+            let ms = |v: Option<u64>| {
+                v.map_or("-".to_string(), |us| format!("{:.2}", us as f64 / 1000.0))
+            };
+            let (p50, p95, p99) = (s.quantile(0.50), s.quantile(0.95), s.quantile(0.99));
+            let errors = if s.errors.is_empty() {
+                "0".to_string()
+            } else {
+                s.errors
+                    .iter()
+                    .map(|(status, n)| format!("{n}×{status}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let _ = writeln!(
+                out,
+                "{name:<34} {n:>8} {:>9.1} {:>9} {:>9} {:>9}  {errors}",
+                n as f64 / secs,
+                ms(p50),
+                ms(p95),
+                ms(p99)
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_quantiles() {
+        let mut v: Vec<u64> = (1..=100).rev().collect();
+        assert_eq!(quantile(&mut v, 0.50), Some(50));
+        assert_eq!(quantile(&mut v, 0.99), Some(99));
+        assert_eq!(quantile(&mut v, 1.0), Some(100));
+        assert_eq!(quantile(&mut v, 0.0), Some(1));
+        assert_eq!(quantile(&mut [], 0.5), None);
+        assert_eq!(quantile(&mut [7], 0.99), Some(7));
+    }
+
+    #[test]
+    fn merged_recorders_keep_every_sample_and_error() {
+        let mut a = Recorder::default();
+        a.record("GET /x", Duration::from_micros(10));
+        a.error("GET /x", 409);
+        let mut b = Recorder::default();
+        b.record("GET /x", Duration::from_micros(30));
+        b.error("GET /x", 409);
+        b.error("GET /x", 500);
+        a.merge(b);
+        let x = &a.endpoints["GET /x"];
+        assert_eq!(x.micros.len(), 2);
+        assert_eq!(x.errors.get(&409), Some(&2));
+        assert_eq!(x.errors.get(&500), Some(&1));
+        let table = a.table(Duration::from_secs(1));
+        assert!(table.contains("2×409 1×500"), "{table}");
+    }
+}
