@@ -184,6 +184,17 @@ pub fn actor(state: &State) -> Option<Seat> {
 }
 
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    legal_actions_for(state, seat, None)
+}
+
+/// Whether `action` is one of [`legal_actions`] (without working out the others' targets).
+fn is_legal(state: &State, seat: Seat, action: &Action) -> bool {
+    legal_actions_for(state, seat, Some(action)).contains(action)
+}
+
+/// [`legal_actions`], or with `want`, at least `want` if it is legal: the card actions that are
+/// not `want` may be left out.
+fn legal_actions_for(state: &State, seat: Seat, want: Option<&Action>) -> Vec<Action> {
     if actor(state) != Some(seat) {
         return Vec::new();
     }
@@ -208,7 +219,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     match state.phase {
         Phase::MoveAndCast => {
             out.extend(flow::movement_actions(state, seat));
-            out.extend(cast::card_actions(state, seat));
+            out.extend(cast::card_actions_for(state, seat, want));
             out.extend(own_spells(state, seat));
             out.push(Action::EndMove);
         }
@@ -272,7 +283,7 @@ pub fn apply(state: &mut State, actor_: Actor, action: &Action) -> Result<(), Ru
             if actor(state) != Some(seat) || action.is_chance() {
                 return Err(RuleError::NotYourDecision);
             }
-            if !legal_actions(state, seat).contains(action) {
+            if !is_legal(state, seat, action) {
                 return Err(RuleError::illegal(why_not(state, seat, action)));
             }
             decide(&mut after, seat, action)?;

@@ -2,6 +2,8 @@
 //! the border lines between squares (walls, doors, created walls), wraparound and portals.
 //! Line of sight is in `sight.rs`.
 
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::Seat;
@@ -200,8 +202,17 @@ pub struct Design {
     pub treasures: Vec<Pos>,
 }
 
-/// Reads every sector design; `Err` names the first fault.
-pub fn designs() -> Result<Vec<Design>, String> {
+/// Every sector design, read once; `Err` names the first fault.
+pub fn designs() -> Result<&'static [Design], String> {
+    static DESIGNS: LazyLock<Result<Vec<Design>, String>> = LazyLock::new(read_designs);
+    match &*DESIGNS {
+        Ok(designs) => Ok(designs),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// Reads every sector design from `data/sectors.txt`; `Err` names the first fault.
+fn read_designs() -> Result<Vec<Design>, String> {
     let mut out = Vec::new();
     let mut lines = SECTORS_TXT
         .lines()

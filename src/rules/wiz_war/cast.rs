@@ -2,6 +2,8 @@
 //! Corner), building a cast step by step (card, target, energy), and the reaction windows of
 //! counter spells.
 
+use std::cell::OnceCell;
+
 use super::actions::{Action, Target};
 use super::board::{Dir, EdgeKind, Pos};
 use super::cards::{Aim, CardId, Effect, Kind, Range};
@@ -11,15 +13,19 @@ use super::sight::Sight;
 use super::state::{Casting, How, Pending, State, put, take, tally};
 use crate::rules::{RuleError, Seat};
 
-/// Card actions in move and cast: cast, play an item, throw, wield, punch.
-pub fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
+/// Card actions in move and cast: cast, play an item, throw, wield, punch. With `want`, only
+/// `want` among the casts, throws, wields and punches, if it is one of them (the targets of the
+/// other cards are not worked out).
+pub fn card_actions_for(state: &State, seat: Seat, want: Option<&Action>) -> Vec<Action> {
     let mut out = Vec::new();
     let Some(w) = state.wizard(seat) else {
         return out;
     };
+    let wanted = |a: &Action| want.is_none_or(|w| w == a);
     let stunned = state.turn.stunned;
     let may_attack = may_attack(state);
-    let sight = state.sight_for(seat);
+    let sight_cell = OnceCell::new();
+    let sight = || sight_cell.get_or_init(|| state.sight_for(seat));
     if !stunned {
         for (card, _) in tally(&w.hand) {
             let Some(def) = card.def() else { continue };
@@ -35,7 +41,9 @@ pub fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
                 ),
                 _ => false,
             };
-            if castable && !targets_in_sight(state, &sight, seat, card, How::Cast, None).is_empty()
+            if castable
+                && wanted(&Action::Cast(card))
+                && !targets_in_sight(state, sight(), seat, card, How::Cast, None).is_empty()
             {
                 out.push(Action::Cast(card));
             }
@@ -52,15 +60,20 @@ pub fn card_actions(state: &State, seat: Seat) -> Vec<Action> {
             } else {
                 continue;
             };
-            if !targets_in_sight(state, &sight, seat, card, how, None).is_empty() {
-                out.push(match how {
-                    How::Throw => Action::Throw(card),
-                    _ => Action::Wield(card),
-                });
+            let action = match how {
+                How::Throw => Action::Throw(card),
+                _ => Action::Wield(card),
+            };
+            if wanted(&action)
+                && !targets_in_sight(state, sight(), seat, card, how, None).is_empty()
+            {
+                out.push(action);
             }
         }
-        for s in punchable(state, seat) {
-            out.push(Action::Punch(s));
+        if want.is_none_or(|w| matches!(w, Action::Punch(_))) {
+            for s in punchable(state, sight(), seat) {
+                out.push(Action::Punch(s));
+            }
         }
     }
     out
@@ -71,16 +84,16 @@ fn may_attack(state: &State) -> bool {
     !state.turn.attacked && !state.turn.first
 }
 
-fn punchable(state: &State, seat: Seat) -> Vec<Seat> {
+/// The wizards `seat` may punch; `sight` is `seat`'s.
+fn punchable(state: &State, sight: &Sight, seat: Seat) -> Vec<Seat> {
     let Some(at) = state.pos(seat) else {
         return Vec::new();
     };
-    let sight = state.sight_for(seat);
     state
         .living()
         .into_iter()
         .filter(|&s| s != seat)
-        .filter(|&s| state.pos(s).is_some_and(|p| adjacent(state, &sight, at, p)))
+        .filter(|&s| state.pos(s).is_some_and(|p| adjacent(state, sight, at, p)))
         .collect()
 }
 
@@ -231,10 +244,10 @@ fn targets_in_sight(
         return out;
     }
     let visible = || -> Vec<Pos> {
-        state
-            .board
+        sight
             .squares()
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&p| sight.sees_square(origin, p))
             .collect()
     };

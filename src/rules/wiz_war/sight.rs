@@ -5,6 +5,8 @@
 //! is laid next to the link's border line (turned to fit) and the line must pass through the
 //! link's opening; one link at most.
 
+use std::cell::RefCell;
+
 use super::board::{Board, Dir, EdgeKind, Link, Pos};
 
 type Pt = (i32, i32);
@@ -50,6 +52,14 @@ fn on_segment(p: Pt, a: Pt, b: Pt) -> bool {
 /// Whether the closed segments touch.
 fn touches(p1: Pt, p2: Pt, s: Seg) -> bool {
     let (q1, q2) = (s.0, s.1);
+    // Closed segments that touch share a point, which lies in both bounding boxes.
+    if p1.0.max(p2.0) < q1.0.min(q2.0)
+        || q1.0.max(q2.0) < p1.0.min(p2.0)
+        || p1.1.max(p2.1) < q1.1.min(q2.1)
+        || q1.1.max(q2.1) < p1.1.min(p2.1)
+    {
+        return false;
+    }
     let d1 = cross(q1, q2, p1).signum();
     let d2 = cross(q1, q2, p2).signum();
     let d3 = cross(p1, p2, q1).signum();
@@ -63,6 +73,60 @@ fn touches(p1: Pt, p2: Pt, s: Seg) -> bool {
         || (d4 == 0 && on_segment(q2, p1, p2))
 }
 
+/// A link's frame: the far side of the board turned and moved so that `link.to` lies across the
+/// link's line from `link.from`, and the axes `u` (along the link's direction) and `v` (across).
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    quarters: u8,
+    shift: Pt,
+    dx: i64,
+    dy: i64,
+    /// The middle of the link's line.
+    mid: Pt,
+}
+
+impl Frame {
+    fn of(link: &Link) -> Frame {
+        let quarters = link.heading.quarters_to(link.dir);
+        let next = dot(link.from.step(link.dir));
+        let r = Frame::rot_by(quarters, dot(link.to));
+        let (dx, dy) = link.dir.delta();
+        let line = side(link.from, link.dir);
+        Frame {
+            quarters,
+            shift: (next.0 - r.0, next.1 - r.1),
+            dx: i64::from(dx),
+            dy: i64::from(dy),
+            mid: ((line.0.0 + line.1.0) / 2, (line.0.1 + line.1.1) / 2),
+        }
+    }
+
+    fn rot_by(quarters: u8, p: Pt) -> Pt {
+        let mut p = p;
+        for _ in 0..quarters {
+            p = (-p.1, p.0);
+        }
+        p
+    }
+
+    /// A point of the far side of the board, laid out beyond the link.
+    fn tr(&self, p: Pt) -> Pt {
+        let q = Frame::rot_by(self.quarters, p);
+        (q.0 + self.shift.0, q.1 + self.shift.1)
+    }
+
+    fn u(&self, p: Pt) -> i64 {
+        i64::from(p.0) * self.dx + i64::from(p.1) * self.dy
+    }
+
+    fn v(&self, p: Pt) -> i64 {
+        -i64::from(p.0) * self.dy + i64::from(p.1) * self.dx
+    }
+}
+
+/// A memo entry of [`Sight::sees`]: `None` until worked out.
+type Remembered = Option<Option<Pt>>;
+
 /// What blocks sight: the board's lines and the squares objects fill.
 pub struct Sight<'a> {
     board: &'a Board,
@@ -73,31 +137,73 @@ pub struct Sight<'a> {
     vertical: Vec<bool>,
     horizontal: Vec<bool>,
     filled: Vec<Pos>,
+    /// Every square of the board, row by row.
+    squares: Vec<Pos>,
+    /// The frame of each of the board's links.
+    frames: Vec<Frame>,
+    /// Answers of [`Sight::sees`] already worked out: for each origin asked about, one entry
+    /// per grid square (`y * width + x`), unknown until asked.
+    memo: RefCell<Vec<(Pos, Vec<Remembered>)>>,
 }
 
 impl<'a> Sight<'a> {
     /// `filled`: squares an object fills. `doors_clear`: closed doors do not block (Visionstone).
     pub fn new(board: &'a Board, filled: &[Pos], doors_clear: bool) -> Sight<'a> {
+        let w = usize::try_from(board.width).unwrap_or(0);
+        let h = usize::try_from(board.height).unwrap_or(0);
+        let squares = board.squares();
+        let mut exists = vec![false; w * h];
+        for p in &squares {
+            if let (Ok(x), Ok(y)) = (usize::try_from(p.0), usize::try_from(p.1))
+                && let Some(e) = exists.get_mut(y * w + x)
+            {
+                *e = true;
+            }
+        }
+        let is_square = |x: usize, y: usize| -> bool {
+            x < w && y < h && exists.get(y * w + x).copied().unwrap_or(false)
+        };
+        let blocks = |e: &super::board::Edge| -> bool {
+            match e.created {
+                Some(c) => c.card.effect() != super::cards::Effect::WallOfFire || e.built(),
+                None => match e.kind {
+                    _ if e.destroyed => false,
+                    EdgeKind::Open => false,
+                    EdgeKind::Door(_) => !doors_clear,
+                    EdgeKind::Wall | EdgeKind::Outer => true,
+                },
+            }
+        };
+        // Each line of the board once: those beside at least one square (the north and west
+        // sides of every square, plus the east and south rim).
         let mut segs = Vec::new();
-        for p in board.squares() {
-            for d in [Dir::North, Dir::West, Dir::East, Dir::South] {
-                // Each line once: north and west sides, plus the east and south rim.
-                let own = matches!(d, Dir::North | Dir::West) || !board.exists(p.step(d));
-                if !own {
-                    continue;
+        let mut vertical = vec![false; (w + 1) * h];
+        let mut horizontal = vec![false; w * (h + 1)];
+        for y in 0..h {
+            for x in 0..=w {
+                let beside = is_square(x, y) || (x > 0 && is_square(x - 1, y));
+                let i = y * (w + 1) + x;
+                if beside
+                    && board.vertical.get(i).is_some_and(blocks)
+                    && let Some(b) = vertical.get_mut(i)
+                    && let (Ok(px), Ok(py)) = (i8::try_from(x), i8::try_from(y))
+                {
+                    *b = true;
+                    segs.push((side(Pos(px, py), Dir::West), None));
                 }
-                let Some(e) = board.edge(p, d) else { continue };
-                let blocks = match e.created {
-                    Some(c) => c.card.effect() != super::cards::Effect::WallOfFire || e.built(),
-                    None => match e.kind {
-                        _ if e.destroyed => false,
-                        EdgeKind::Open => false,
-                        EdgeKind::Door(_) => !doors_clear,
-                        EdgeKind::Wall | EdgeKind::Outer => true,
-                    },
-                };
-                if blocks {
-                    segs.push((side(p, d), None));
+            }
+        }
+        for y in 0..=h {
+            for x in 0..w {
+                let beside = is_square(x, y) || (y > 0 && is_square(x, y - 1));
+                let i = y * w + x;
+                if beside
+                    && board.horizontal.get(i).is_some_and(blocks)
+                    && let Some(b) = horizontal.get_mut(i)
+                    && let (Ok(px), Ok(py)) = (i8::try_from(x), i8::try_from(y))
+                {
+                    *b = true;
+                    segs.push((side(Pos(px, py), Dir::North), None));
                 }
             }
         }
@@ -106,32 +212,53 @@ impl<'a> Sight<'a> {
                 segs.push((side(p, d), Some(p)));
             }
         }
-        let w = usize::try_from(board.width).unwrap_or(0);
-        let h = usize::try_from(board.height).unwrap_or(0);
-        let mut vertical = vec![false; (w + 1) * h];
-        let mut horizontal = vec![false; w * (h + 1)];
-        for (s, f) in &segs {
-            if f.is_some() {
-                continue;
-            }
-            let (x0, y0) = (s.0.0.min(s.1.0), s.0.1.min(s.1.1));
-            let (k, m) = (usize::try_from(x0 / 2), usize::try_from(y0 / 2));
-            let (Ok(k), Ok(m)) = (k, m) else { continue };
-            let slot = if s.0.0 == s.1.0 {
-                vertical.get_mut(m * (w + 1) + k)
-            } else {
-                horizontal.get_mut(m * w + k)
-            };
-            if let Some(b) = slot {
-                *b = true;
-            }
-        }
         Sight {
             board,
             segs,
             vertical,
             horizontal,
             filled: filled.to_vec(),
+            squares,
+            frames: board.links.iter().map(Frame::of).collect(),
+            memo: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Every square of the board, row by row (as [`Board::squares`]).
+    pub fn squares(&self) -> &[Pos] {
+        &self.squares
+    }
+
+    /// The index of `p` in a memo row, if on the grid.
+    fn cell(&self, p: Pos) -> Option<usize> {
+        let (w, h) = (self.board.width, self.board.height);
+        if !(0..w).contains(&p.0) || !(0..h).contains(&p.1) {
+            return None;
+        }
+        usize::try_from(i32::from(p.1) * i32::from(w) + i32::from(p.0)).ok()
+    }
+
+    fn remembered(&self, from: Pos, i: usize) -> Remembered {
+        let memo = self.memo.try_borrow().ok()?;
+        let (_, row) = memo.iter().find(|(f, _)| *f == from)?;
+        row.get(i).copied().flatten()
+    }
+
+    fn remember(&self, from: Pos, i: usize, seen: Option<Pt>) {
+        let Ok(mut memo) = self.memo.try_borrow_mut() else {
+            return;
+        };
+        let k = match memo.iter().position(|(f, _)| *f == from) {
+            Some(k) => k,
+            None => {
+                let (w, h) = (self.board.width, self.board.height);
+                let n = usize::try_from(i32::from(w) * i32::from(h)).unwrap_or(0);
+                memo.push((from, vec![None; n]));
+                memo.len() - 1
+            }
+        };
+        if let Some(slot) = memo.get_mut(k).and_then(|(_, row)| row.get_mut(i)) {
+            *slot = Some(seen);
         }
     }
 
@@ -224,14 +351,26 @@ impl<'a> Sight<'a> {
         if from == to {
             return Some(dot(to));
         }
+        let cell = self.cell(to);
+        if let Some(seen) = cell.and_then(|i| self.remembered(from, i)) {
+            return seen;
+        }
+        let seen = self.work_out(from, to);
+        if let Some(i) = cell {
+            self.remember(from, i, seen);
+        }
+        seen
+    }
+
+    /// [`Sight::sees`] without the memo.
+    fn work_out(&self, from: Pos, to: Pos) -> Option<Pt> {
         let (a, b) = (dot(from), dot(to));
         if self.clear_direct(a, b, from, to) {
             return Some(b);
         }
-        self.board
-            .links
+        self.frames
             .iter()
-            .find_map(|l| self.through(l, from, to))
+            .find_map(|frame| self.through(frame, from, to))
     }
 
     pub fn sees_square(&self, from: Pos, to: Pos) -> bool {
@@ -247,38 +386,17 @@ impl<'a> Sight<'a> {
 
     /// Sight through one link: the far board is turned and moved so that `link.to` lies across
     /// the link's line from `link.from`.
-    fn through(&self, link: &Link, from: Pos, to: Pos) -> Option<Pt> {
-        let quarters = link.heading.quarters_to(link.dir);
-        let rot = |p: Pt| -> Pt {
-            let mut p = p;
-            for _ in 0..quarters {
-                p = (-p.1, p.0);
-            }
-            p
-        };
-        let next = dot(link.from.step(link.dir));
-        let r = rot(dot(link.to));
-        let shift = (next.0 - r.0, next.1 - r.1);
-        let tr = |p: Pt| -> Pt {
-            let q = rot(p);
-            (q.0 + shift.0, q.1 + shift.1)
-        };
+    fn through(&self, frame: &Frame, from: Pos, to: Pos) -> Option<Pt> {
         let a = dot(from);
-        let b = tr(dot(to));
-        let (dx, dy) = link.dir.delta();
-        let (dx, dy) = (i64::from(dx), i64::from(dy));
-        let u = |p: Pt| i64::from(p.0) * dx + i64::from(p.1) * dy;
-        let v = |p: Pt| -i64::from(p.0) * dy + i64::from(p.1) * dx;
-        let line = side(link.from, link.dir);
-        let mid = ((line.0.0 + line.1.0) / 2, (line.0.1 + line.1.1) / 2);
-        let c = u(mid);
-        let (ua, ub) = (u(a), u(b));
+        let b = frame.tr(dot(to));
+        let c = frame.u(frame.mid);
+        let (ua, ub) = (frame.u(a), frame.u(b));
         if !(ua < c && ub > c) {
             return None;
         }
         let den = ub - ua;
-        let cross_v = v(a) * den + (v(b) - v(a)) * (c - ua);
-        let vm = v(mid);
+        let cross_v = frame.v(a) * den + (frame.v(b) - frame.v(a)) * (c - ua);
+        let vm = frame.v(frame.mid);
         if !((vm - 1) * den < cross_v && cross_v < (vm + 1) * den) {
             return None;
         }
@@ -286,10 +404,13 @@ impl<'a> Sight<'a> {
             if filled == Some(from) || filled == Some(to) {
                 return false;
             }
-            let near = u(s.0) <= c && u(s.1) <= c;
-            let far_seg = Seg(tr(s.0), tr(s.1));
-            let far = u(far_seg.0) >= c && u(far_seg.1) >= c;
-            (near && touches(a, b, s)) || (far && touches(a, b, far_seg))
+            let near = frame.u(s.0) <= c && frame.u(s.1) <= c;
+            if near && touches(a, b, s) {
+                return true;
+            }
+            let far_seg = Seg(frame.tr(s.0), frame.tr(s.1));
+            let far = frame.u(far_seg.0) >= c && frame.u(far_seg.1) >= c;
+            far && touches(a, b, far_seg)
         });
         (!blocked).then_some(b)
     }
