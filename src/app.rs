@@ -20,18 +20,6 @@ use crate::service::Services;
 use crate::service::mail::MailConfig;
 use crate::store::{self, cluster::Cluster};
 
-/// Makes freed large blocks go back to the system. glibc raises its mmap threshold to the
-/// size of the largest block freed (up to 32 MiB), after which argon2's ~19 MiB buffers come
-/// from per-thread arenas and stay resident, one per blocking thread that ever hashed a
-/// password. A fixed threshold keeps blocks of 1 MiB and more in their own mappings.
-pub fn tune_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt takes the allocator's own locks and only changes its parameters.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-    }
-}
-
 /// Where the database comes from.
 pub enum Database {
     /// `DATABASE_URL`.

@@ -10,6 +10,12 @@ use turnpost::app::{Application, Database, services};
 use turnpost::config::Settings;
 use uuid::Uuid;
 
+/// mimalloc: under load glibc's malloc/free took about a fifth of the server's CPU (the JSON
+/// values of each request), and glibc kept argon2's ~19 MiB buffers resident per thread;
+/// see docs/BENCHMARKS.md.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "turnpost",
@@ -58,7 +64,6 @@ fn init_tracing() {
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
-    turnpost::app::tune_allocator();
     let cli = Cli::parse();
     if let Some(Command::Openapi) = cli.command {
         print!("{}", turnpost::http::openapi_yaml()?);
