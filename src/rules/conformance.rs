@@ -19,12 +19,12 @@
 //! ```
 //!
 //! For every option set of `Ruleset::option_sets()` and every seat count of `Ruleset::seats`,
-//! [`Config::playouts`] random playouts (100 by default) are played from the seeds 0, 1, 2, …
+//! [`Config::playouts`] random playouts (50 by default) are played from the seeds 0, 1, 2, …
 //! Each seed drives a `ChaCha8Rng`, so a playout is reproducible from (options, seat count, seed)
 //! alone. The first violation panics with a message naming all three.
 //!
 //! - `TURNPOST_PLAYOUTS=500 cargo test conformance` plays 500 playouts per seat count and option
-//!   set instead of 100.
+//!   set instead of 50.
 //! - `TURNPOST_SEED=17 cargo test conformance` plays only seed 17 (for every seat count and option
 //!   set), exactly as the full run played it.
 //!
@@ -122,7 +122,7 @@ pub trait Secrets: Ruleset<State: Send + Sync> {
 }
 
 /// The playout count when `TURNPOST_PLAYOUTS` is not set.
-pub const DEFAULT_PLAYOUTS: u64 = 100;
+pub const DEFAULT_PLAYOUTS: u64 = 50;
 
 /// How much the suite plays, and the bound a game must end within.
 #[derive(Clone, Debug)]
