@@ -30,11 +30,18 @@ pub struct Player {
     pub token: String,
 }
 
-/// A reply: the status, the body and how long the request took.
+/// A reply: the status, the raw body and how long the request took.
 pub struct Reply {
     pub status: StatusCode,
-    pub body: Value,
+    pub bytes: Vec<u8>,
     pub took: Duration,
+}
+
+impl Reply {
+    /// The body as JSON (`null` if it is empty or not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
 }
 
 impl Api {
@@ -74,14 +81,14 @@ impl Api {
         let bytes = resp
             .bytes()
             .await
-            .with_context(|| format!("{path}: reading the body"))?;
+            .with_context(|| format!("{path}: reading the body"))?
+            .to_vec();
         let took = start.elapsed();
-        let body = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null)
-        };
-        Ok(Reply { status, body, took })
+        Ok(Reply {
+            status,
+            bytes,
+            took,
+        })
     }
 
     /// A call that must answer `want`; timed under `endpoint` (failures are counted, and
@@ -103,20 +110,17 @@ impl Api {
                 return Err(e);
             }
         };
+        let body = reply.json();
         if reply.status != want {
             rec.error(endpoint, reply.status.as_u16());
             bail!(
                 "{endpoint}: {} {}",
                 reply.status,
-                reply
-                    .body
-                    .get("detail")
-                    .or(reply.body.get("title"))
-                    .unwrap_or(&reply.body)
+                body.get("detail").or(body.get("title")).unwrap_or(&body)
             );
         }
         rec.record(endpoint, reply.took);
-        Ok(reply.body)
+        Ok(body)
     }
 
     pub async fn register(&self, rec: &mut Recorder, name: String) -> anyhow::Result<Player> {
@@ -186,21 +190,28 @@ impl Api {
         rec: &mut Recorder,
         game: &str,
         player: &Player,
-    ) -> anyhow::Result<Value> {
-        self.expect(
-            rec,
-            STATE,
-            StatusCode::OK,
-            Method::GET,
-            &format!("/games/{game}/state"),
-            Some(&player.token),
-            None,
-        )
-        .await
+    ) -> anyhow::Result<Seen> {
+        let path = format!("/games/{game}/state");
+        let reply = match self
+            .call(Method::GET, &path, Some(&player.token), None)
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => {
+                rec.error(STATE, 0);
+                return Err(e);
+            }
+        };
+        if reply.status != StatusCode::OK {
+            rec.error(STATE, reply.status.as_u16());
+            bail!("{STATE}: {} {}", reply.status, reply.json());
+        }
+        rec.record(STATE, reply.took);
+        Seen::parse_state(&reply.bytes)
     }
 
-    /// Submits `action` with `expected_version`; returns the reply (its `state` is the
-    /// submitter's new state) and how long it took.
+    /// Submits `action` with `expected_version`; returns the submitter's new state and how
+    /// long it took.
     pub async fn submit(
         &self,
         rec: &mut Recorder,
@@ -208,7 +219,7 @@ impl Api {
         player: &Player,
         version: i64,
         action: &Value,
-    ) -> anyhow::Result<(Value, Duration)> {
+    ) -> anyhow::Result<(Seen, Duration)> {
         let body = json!({"expected_version": version, "actions": [action]});
         let reply = self
             .call(
@@ -227,11 +238,34 @@ impl Api {
         };
         if reply.status != StatusCode::OK {
             rec.error(SUBMIT, reply.status.as_u16());
-            bail!("{SUBMIT}: {} {}", reply.status, reply.body);
+            bail!("{SUBMIT}: {} {}", reply.status, reply.json());
         }
         rec.record(SUBMIT, reply.took);
-        Ok((reply.body, reply.took))
+        Ok((Seen::parse_submitted(&reply.bytes)?, reply.took))
     }
+}
+
+/// The fields of a state the client needs (serde skips the rest without building values).
+#[derive(serde::Deserialize)]
+struct StateFields {
+    version: i64,
+    status: String,
+    #[serde(default)]
+    to_act: Vec<usize>,
+    seat: Option<usize>,
+    #[serde(default)]
+    legal_actions: Vec<LegalFields>,
+}
+
+#[derive(serde::Deserialize)]
+struct LegalFields {
+    action: Value,
+}
+
+/// A submission's reply: only its `state` is read.
+#[derive(serde::Deserialize)]
+struct SubmitFields {
+    state: StateFields,
 }
 
 /// A state as a client reads it.
@@ -245,29 +279,28 @@ pub struct Seen {
 }
 
 impl Seen {
-    pub fn read(state: &Value) -> anyhow::Result<Seen> {
-        let version = state["version"].as_i64().context("state: no version")?;
-        let status = state["status"].as_str().unwrap_or_default();
-        let seats = |v: &Value| -> Vec<usize> {
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|s| s.as_u64())
-                        .filter_map(|s| usize::try_from(s).ok())
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        Ok(Seen {
-            version,
-            finished: status != "active",
-            to_act: seats(&state["to_act"]),
-            seat: state["seat"].as_u64().and_then(|s| usize::try_from(s).ok()),
-            legal: state["legal_actions"]
-                .as_array()
-                .map(|a| a.iter().map(|l| l["action"].clone()).collect())
-                .unwrap_or_default(),
-        })
+    fn from_fields(f: StateFields) -> Seen {
+        Seen {
+            version: f.version,
+            finished: f.status != "active",
+            to_act: f.to_act,
+            seat: f.seat,
+            legal: f.legal_actions.into_iter().map(|l| l.action).collect(),
+        }
+    }
+
+    /// A state from the body of `GET …/state`.
+    pub fn parse_state(body: &[u8]) -> anyhow::Result<Seen> {
+        Ok(Seen::from_fields(
+            serde_json::from_slice(body).context("reading a state")?,
+        ))
+    }
+
+    /// The submitter's new state from the body of a submission's reply.
+    pub fn parse_submitted(body: &[u8]) -> anyhow::Result<Seen> {
+        let reply: SubmitFields =
+            serde_json::from_slice(body).context("reading a submission's reply")?;
+        Ok(Seen::from_fields(reply.state))
     }
 
     /// The seat to act next (a random one of several) and whether this state already lists

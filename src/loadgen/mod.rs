@@ -286,7 +286,7 @@ async fn play_client(
                     if !take(1) {
                         break 'games;
                     }
-                    let s = Seen::read(&api.state(&mut rec, &game, &seats[seat]).await?)?;
+                    let s = api.state(&mut rec, &game, &seats[seat]).await?;
                     if s.finished {
                         continue 'games;
                     }
@@ -306,10 +306,10 @@ async fn play_client(
             if !take(1) {
                 break 'games;
             }
-            let (reply, _) = api
+            let (next, _) = api
                 .submit(&mut rec, &game, &seats[seat], state.version, &action)
                 .await?;
-            seen = Some(Seen::read(&reply["state"])?);
+            seen = Some(next);
         }
     }
     Ok((rec, games))
@@ -433,7 +433,7 @@ async fn growth(args: &LoadArgs, target: &Target) -> anyhow::Result<()> {
             Some((seat, true)) => (seat, seen.take().context("state")?),
             other => {
                 let seat = other.map_or(0, |(s, _)| s);
-                let s = Seen::read(&api.state(&mut rec, &game, &seats[seat]).await?)?;
+                let s = api.state(&mut rec, &game, &seats[seat]).await?;
                 if s.finished {
                     bail!(
                         "the growth game ended at version {} before history {}; try another --growth-ruleset or --seed",
@@ -452,7 +452,7 @@ async fn growth(args: &LoadArgs, target: &Target) -> anyhow::Result<()> {
         };
         let action = state.pick(&mut rng).context("no legal action")?;
         let at = u64::try_from(state.version).unwrap_or(0);
-        let (reply, took) = api
+        let (next, took) = api
             .submit(&mut rec, &game, &seats[seat], state.version, &action)
             .await?;
         if at >= marks[mark] {
@@ -465,7 +465,7 @@ async fn growth(args: &LoadArgs, target: &Target) -> anyhow::Result<()> {
                 mark += 1;
             }
         }
-        seen = Some(Seen::read(&reply["state"])?);
+        seen = Some(next);
     }
     if mark < marks.len() {
         bail!(
