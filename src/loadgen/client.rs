@@ -91,9 +91,10 @@ impl Api {
         })
     }
 
-    /// A call that must answer `want`; timed under `endpoint` (failures are counted, and
-    /// returned as errors carrying the problem's title).
-    pub async fn expect(
+    /// A call that must answer `want`, timed under `endpoint` (failures are counted by
+    /// status, and returned as errors carrying the problem's detail).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn timed(
         &self,
         rec: &mut Recorder,
         endpoint: &'static str,
@@ -102,7 +103,7 @@ impl Api {
         path: &str,
         token: Option<&str>,
         body: Option<&Value>,
-    ) -> anyhow::Result<Value> {
+    ) -> anyhow::Result<Reply> {
         let reply = match self.call(method, path, token, body).await {
             Ok(r) => r,
             Err(e) => {
@@ -110,9 +111,9 @@ impl Api {
                 return Err(e);
             }
         };
-        let body = reply.json();
         if reply.status != want {
             rec.error(endpoint, reply.status.as_u16());
+            let body = reply.json();
             bail!(
                 "{endpoint}: {} {}",
                 reply.status,
@@ -120,7 +121,7 @@ impl Api {
             );
         }
         rec.record(endpoint, reply.took);
-        Ok(body)
+        Ok(reply)
     }
 
     pub async fn register(&self, rec: &mut Recorder, name: String) -> anyhow::Result<Player> {
@@ -130,7 +131,7 @@ impl Api {
             "display_name": name,
         });
         let reply = self
-            .expect(
+            .timed(
                 rec,
                 REGISTER,
                 StatusCode::CREATED,
@@ -139,7 +140,8 @@ impl Api {
                 None,
                 Some(&body),
             )
-            .await?;
+            .await?
+            .json();
         let token = reply["token"]
             .as_str()
             .context("register: no token")?
@@ -158,7 +160,7 @@ impl Api {
     ) -> anyhow::Result<String> {
         let body = json!({"ruleset": ruleset, "seats": players.len(), "options": options});
         let game = self
-            .expect(
+            .timed(
                 rec,
                 CREATE,
                 StatusCode::CREATED,
@@ -167,10 +169,11 @@ impl Api {
                 Some(&players[0].token),
                 Some(&body),
             )
-            .await?;
+            .await?
+            .json();
         let id = game["id"].as_str().context("create: no id")?.to_string();
         for (seat, p) in players.iter().enumerate().skip(1) {
-            self.expect(
+            self.timed(
                 rec,
                 JOIN,
                 StatusCode::OK,
@@ -192,21 +195,17 @@ impl Api {
         player: &Player,
     ) -> anyhow::Result<Seen> {
         let path = format!("/games/{game}/state");
-        let reply = match self
-            .call(Method::GET, &path, Some(&player.token), None)
-            .await
-        {
-            Ok(r) => r,
-            Err(e) => {
-                rec.error(STATE, 0);
-                return Err(e);
-            }
-        };
-        if reply.status != StatusCode::OK {
-            rec.error(STATE, reply.status.as_u16());
-            bail!("{STATE}: {} {}", reply.status, reply.json());
-        }
-        rec.record(STATE, reply.took);
+        let reply = self
+            .timed(
+                rec,
+                STATE,
+                StatusCode::OK,
+                Method::GET,
+                &path,
+                Some(&player.token),
+                None,
+            )
+            .await?;
         Seen::parse_state(&reply.bytes)
     }
 
@@ -221,26 +220,18 @@ impl Api {
         action: &Value,
     ) -> anyhow::Result<(Seen, Duration)> {
         let body = json!({"expected_version": version, "actions": [action]});
+        let path = format!("/games/{game}/actions");
         let reply = self
-            .call(
+            .timed(
+                rec,
+                SUBMIT,
+                StatusCode::OK,
                 Method::POST,
-                &format!("/games/{game}/actions"),
+                &path,
                 Some(&player.token),
                 Some(&body),
             )
-            .await;
-        let reply = match reply {
-            Ok(r) => r,
-            Err(e) => {
-                rec.error(SUBMIT, 0);
-                return Err(e);
-            }
-        };
-        if reply.status != StatusCode::OK {
-            rec.error(SUBMIT, reply.status.as_u16());
-            bail!("{SUBMIT}: {} {}", reply.status, reply.json());
-        }
-        rec.record(SUBMIT, reply.took);
+            .await?;
         Ok((Seen::parse_submitted(&reply.bytes)?, reply.took))
     }
 }
