@@ -15,7 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -148,23 +148,19 @@ fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
     }
     group.throughput(Throughput::Elements(total as u64));
     group.bench_function(format!("fold/{total}-entries/{}-games", logs.len()), |b| {
-        b.iter_batched(
-            || (),
-            |()| {
-                for log in &logs {
-                    let Ok(mut state) = R::new_game(&options, seats) else {
-                        panic!("new_game")
-                    };
-                    for (actor, action) in log {
-                        if R::apply(&mut state, *actor, action).is_err() {
-                            panic!("{}: the log does not refold", R::ID);
-                        }
+        b.iter(|| {
+            for log in &logs {
+                let Ok(mut state) = R::new_game(&options, seats) else {
+                    panic!("new_game")
+                };
+                for (actor, action) in log {
+                    if R::apply(&mut state, *actor, action).is_err() {
+                        panic!("{}: the log does not refold", R::ID);
                     }
-                    black_box(state);
                 }
-            },
-            BatchSize::SmallInput,
-        )
+                black_box(state);
+            }
+        })
     });
     group.finish();
 }
