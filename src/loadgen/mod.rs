@@ -37,7 +37,7 @@ use serde_json::Value;
 use crate::store::cluster::Cluster;
 use client::{Api, Player, Seen};
 use server::Server;
-use stats::{Recorder, quantile};
+use stats::{CpuTicks, Recorder, quantile};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scenario {
@@ -337,6 +337,7 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
     print!("{}", setup.table(setup_wall));
 
     let budget = std::cell::Cell::new(args.max_requests);
+    let cpu_start = CpuTicks::now();
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.duration);
     let results = join_all(
@@ -347,6 +348,7 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
     )
     .await;
     let wall = start.elapsed();
+    let cpu_end = CpuTicks::now();
     let mut rec = Recorder::default();
     let mut games = 0;
     for r in results {
@@ -366,6 +368,16 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
     println!(
         "submissions: {rate:.1}/s, p99 {:.2} ms",
         p99 as f64 / 1000.0
+    );
+    let requests: usize = rec.endpoints.values().map(|s| s.micros.len()).sum();
+    print_cpu(
+        "play",
+        cpu_start,
+        cpu_end,
+        &[
+            ("submission", submissions as u64),
+            ("request", requests as u64),
+        ],
     );
 
     if args.no_pgbench {
@@ -393,12 +405,40 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
         y.p99_us as f64 / 1000.0,
         y.failed
     );
+    print_cpu(
+        "yardstick",
+        y.cpu_start,
+        y.cpu_end,
+        &[("transaction", y.transactions)],
+    );
     println!(
         "ratio: turnpost submissions/s ÷ pgbench tx/s = {:.2} (target ≥ 0.60; p99 {:.2} ms, target < 50 ms)",
         rate / y.tps.max(1e-9),
         p99 as f64 / 1000.0
     );
     Ok(())
+}
+
+/// Prints the machine's CPU use over a phase (every process: server, PostgreSQL, clients)
+/// per operation of each kind given.
+fn print_cpu(phase: &str, start: Option<CpuTicks>, end: Option<CpuTicks>, ops: &[(&str, u64)]) {
+    let (Some(start), Some(end)) = (start, end) else {
+        return;
+    };
+    let per: Vec<String> = ops
+        .iter()
+        .filter_map(|(what, n)| {
+            end.per_op_since(start, *n)
+                .map(|(ms, _)| format!("{ms:.3} ms per {what}"))
+        })
+        .collect();
+    if let Some((_, busy)) = end.per_op_since(start, 1) {
+        println!(
+            "{phase} CPU (whole machine): {:.0} % busy, {}",
+            busy * 100.0,
+            per.join(", ")
+        );
+    }
 }
 
 /// One long game: times `--samples` submissions at each history length.

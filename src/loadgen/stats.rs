@@ -108,6 +108,52 @@ impl Recorder {
     }
 }
 
+/// The whole machine's CPU time (all cores, from the first line of `/proc/stat`), to tell
+/// how much CPU an operation costs whatever the disk's latency did to the throughput.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CpuTicks {
+    pub busy: u64,
+    pub total: u64,
+}
+
+impl CpuTicks {
+    /// Reads `/proc/stat` now (`None` where there is no such file).
+    pub fn now() -> Option<CpuTicks> {
+        std::fs::read_to_string("/proc/stat")
+            .ok()
+            .and_then(|s| Self::parse(&s))
+    }
+
+    /// The `cpu` line: user nice system idle iowait irq softirq steal …; busy is all but
+    /// idle and iowait.
+    pub fn parse(stat: &str) -> Option<CpuTicks> {
+        let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+        let fields: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .take(8)
+            .map(|f| f.parse().ok())
+            .collect::<Option<_>>()?;
+        let total: u64 = fields.iter().sum();
+        let idle = fields.get(3)? + fields.get(4)?;
+        Some(CpuTicks {
+            busy: total - idle,
+            total,
+        })
+    }
+
+    /// CPU milliseconds spent per operation since `start` (at 100 ticks a second, Linux's
+    /// `USER_HZ`), and the share of the machine that was busy.
+    pub fn per_op_since(self, start: CpuTicks, ops: u64) -> Option<(f64, f64)> {
+        let busy = self.busy.checked_sub(start.busy)?;
+        let total = self.total.checked_sub(start.total)?;
+        if ops == 0 || total == 0 {
+            return None;
+        }
+        Some((busy as f64 * 10.0 / ops as f64, busy as f64 / total as f64))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +185,26 @@ mod tests {
         assert_eq!(x.errors.get(&500), Some(&1));
         let table = a.table(Duration::from_secs(1));
         assert!(table.contains("2×409 1×500"), "{table}");
+    }
+
+    #[test]
+    fn cpu_ticks_count_all_but_idle_and_iowait_as_busy() {
+        let stat = "cpu  100 5 50 800 40 3 2 0 0 0\ncpu0 50 2 25 400 20 1 1 0 0 0\n";
+        let start = CpuTicks::parse(stat).unwrap();
+        assert_eq!(
+            start,
+            CpuTicks {
+                busy: 160,
+                total: 1000
+            }
+        );
+        let end = CpuTicks {
+            busy: 360,
+            total: 1400,
+        };
+        // 200 busy ticks (2 s of CPU) over 1,000 operations: 2 ms each, half the machine busy.
+        assert_eq!(end.per_op_since(start, 1000), Some((2.0, 0.5)));
+        assert_eq!(end.per_op_since(start, 0), None);
+        assert_eq!(CpuTicks::parse("intr 1 2 3\n"), None);
     }
 }

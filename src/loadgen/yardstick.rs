@@ -17,7 +17,7 @@ use diesel::QueryableByName;
 use diesel::sql_types::Text;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 
-use super::stats::quantile;
+use super::stats::{CpuTicks, quantile};
 
 /// What pgbench measured.
 pub struct Yardstick {
@@ -27,6 +27,9 @@ pub struct Yardstick {
     pub p95_us: u64,
     pub p99_us: u64,
     pub failed: u64,
+    /// The machine's CPU counters when pgbench started and ended.
+    pub cpu_start: Option<CpuTicks>,
+    pub cpu_end: Option<CpuTicks>,
 }
 
 /// Real values to write: a game's snapshot, a log entry's action, a mail's payload.
@@ -182,6 +185,7 @@ pub async fn run(
         find_pgbench().context("pgbench not found (install PostgreSQL's client tools)")?;
     let script = prepare(database_url, clients, dir).await?;
     let prefix = dir.join("pgbench_log");
+    let cpu_start = CpuTicks::now();
     let output = tokio::task::spawn_blocking({
         let (url, script, prefix) = (database_url.to_string(), script.clone(), prefix.clone());
         move || {
@@ -199,6 +203,7 @@ pub async fn run(
     .await
     .context("pgbench task")?
     .context("running pgbench")?;
+    let cpu_end = CpuTicks::now();
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         bail!(
@@ -247,6 +252,8 @@ pub async fn run(
         p95_us: quantile(&mut latencies, 0.95).unwrap_or(0),
         p99_us: quantile(&mut latencies, 0.99).unwrap_or(0),
         failed,
+        cpu_start,
+        cpu_end,
     })
 }
 

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::Mail;
 use super::transport::{Transport, build};
 use crate::config::MailSettings;
-use crate::store::models::OutboxRow;
+use crate::store::models::{OutboxRow, User};
 use crate::store::{self, Pool};
 
 /// What one round of work did.
@@ -51,16 +51,26 @@ impl Worker {
         }
     }
 
-    /// Claims one batch of due rows and deals with each.
+    /// Claims one batch of due rows, reads their recipients' accounts in one query (to skip
+    /// mail nobody wants any more), and deals with each row.
     pub async fn run_once(&self) -> anyhow::Result<Round> {
-        let rows = {
+        let (rows, recipients) = {
             let mut conn = self.pool.get().await?;
-            store::outbox::claim(
+            let rows = store::outbox::claim(
                 &mut conn,
                 self.settings.batch,
                 self.settings.lease_secs as f64,
             )
-            .await?
+            .await?;
+            let mut ids: Vec<Uuid> = rows.iter().filter_map(|r| r.user_id).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let recipients = if ids.is_empty() {
+                Ok(vec![])
+            } else {
+                store::users::by_ids(&mut conn, &ids).await
+            };
+            (rows, recipients)
         };
         if rows.is_empty() {
             return Ok(Round::Empty);
@@ -70,7 +80,12 @@ impl Worker {
             let Some(lease) = row.lease_until else {
                 continue;
             };
-            let fate = self.deliver(&row).await;
+            let fate = match &recipients {
+                Ok(users) => self.deliver(&row, users).await,
+                Err(e) => Fate::Retry(format!("checking the recipient: {e}")),
+            };
+            // Each row is marked as soon as it is dealt with, so a worker killed in mid-batch
+            // repeats at most the mail it was sending.
             let mut conn = self.pool.get().await?;
             let kept = match &fate {
                 Fate::Sent => {
@@ -105,17 +120,15 @@ impl Worker {
         })
     }
 
-    async fn deliver(&self, row: &OutboxRow) -> Fate {
+    async fn deliver(&self, row: &OutboxRow, users: &[User]) -> Fate {
         let mail: Mail = match serde_json::from_value(row.payload.clone()) {
             Ok(m) => m,
             Err(e) => return Fate::Park(format!("unreadable payload: {e}")),
         };
-        if let Some(user) = row.user_id {
-            match self.still_wanted(user, &row.kind, &mail.to).await {
-                Ok(None) => {}
-                Ok(Some(why)) => return Fate::Skipped(why),
-                Err(e) => return Fate::Retry(format!("checking the recipient: {e}")),
-            }
+        if let Some(user) = row.user_id
+            && let Some(why) = unwanted(users.iter().find(|u| u.id == user), &row.kind, &mail.to)
+        {
+            return Fate::Skipped(why);
         }
         let message = match build(&mail, &self.settings.from, &row.message_id) {
             Ok(m) => m,
@@ -134,32 +147,6 @@ impl Worker {
                 }
             }
         }
-    }
-
-    /// Why a game mail should no longer go out (unsubscribed, address changed or unverified).
-    async fn still_wanted(
-        &self,
-        user: Uuid,
-        kind: &str,
-        to: &str,
-    ) -> anyhow::Result<Option<String>> {
-        let mut conn = self.pool.get().await?;
-        let Some(u) = store::users::by_id(&mut conn, user).await? else {
-            return Ok(Some("the account is gone".into()));
-        };
-        if kind == "verify_email" {
-            return Ok(None);
-        }
-        if u.email_verified_at.is_none() || !u.email.eq_ignore_ascii_case(to) {
-            return Ok(Some("the address is not verified".into()));
-        }
-        if !super::wants(&u.mail_preference, kind) {
-            return Ok(Some(format!(
-                "the recipient's preference is {:?}",
-                u.mail_preference
-            )));
-        }
-        Ok(None)
     }
 
     /// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter.
@@ -201,4 +188,25 @@ impl Worker {
         }
         tracing::info!("mail worker stopped");
     }
+}
+
+/// Why a game mail should no longer go out to `user` (the account is gone, unsubscribed, or
+/// the address changed or is unverified); `None` if it should.
+fn unwanted(user: Option<&User>, kind: &str, to: &str) -> Option<String> {
+    let Some(u) = user else {
+        return Some("the account is gone".into());
+    };
+    if kind == "verify_email" {
+        return None;
+    }
+    if u.email_verified_at.is_none() || !u.email.eq_ignore_ascii_case(to) {
+        return Some("the address is not verified".into());
+    }
+    if !super::wants(&u.mail_preference, kind) {
+        return Some(format!(
+            "the recipient's preference is {:?}",
+            u.mail_preference
+        ));
+    }
+    None
 }

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use super::Conn;
 use super::models::{Event, Game, GameUpdate, NewGame, NewOutbox, Seat, SeatPlayer, User};
-use super::schema::{game_events, games, outbox, seats, users};
+use super::schema::{games, seats, users};
 
 pub async fn insert(conn: &mut Conn, new: NewGame<'_>) -> QueryResult<Game> {
     diesel::insert_into(games::table)
@@ -73,9 +73,28 @@ pub async fn lock_with_players(
     Ok(Some((game, players, users)))
 }
 
-/// The writes of one turn, pipelined (sent together, executed in order, one round trip): the
-/// new log entries, the game row, the outbox rows, and a `NOTIFY` on `channel` that
-/// PostgreSQL delivers when (and only if) the transaction commits.
+diesel::define_sql_function! {
+    /// migrations/2026-11-22-000001_save_turn: a turn's entries, game row, outbox rows and
+    /// `NOTIFY`; true if the game row was there to update.
+    fn turnpost_save_turn(
+        game: diesel::sql_types::Uuid,
+        entries: diesel::sql_types::Text,
+        status: diesel::sql_types::Text,
+        version: diesel::sql_types::BigInt,
+        state: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
+        to_act: diesel::sql_types::Array<diesel::sql_types::Integer>,
+        outcome: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
+        updated_at: diesel::sql_types::Timestamptz,
+        waiting_since: diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
+        mail: diesel::sql_types::Text,
+        channel: diesel::sql_types::Text,
+        payload: diesel::sql_types::Text,
+    ) -> diesel::sql_types::Bool;
+}
+
+/// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
+/// prepares once per connection): the new log entries, the game row, the outbox rows, and a
+/// `NOTIFY` on `channel` that PostgreSQL delivers when (and only if) the transaction commits.
 pub async fn save_turn(
     conn: &mut Conn,
     id: Uuid,
@@ -85,36 +104,30 @@ pub async fn save_turn(
     channel: &str,
     payload: &str,
 ) -> QueryResult<()> {
-    use diesel::sql_types::Text;
-    use futures_util::future::{BoxFuture, try_join_all};
-    let shared: &Conn = conn;
-    let mut writes: Vec<BoxFuture<'_, QueryResult<usize>>> = Vec::with_capacity(4);
-    if !entries.is_empty() {
-        writes.push(Box::pin(
-            diesel::insert_into(game_events::table)
-                .values(entries)
-                .execute(&mut &*shared),
-        ));
+    let json = |e: serde_json::Error| diesel::result::Error::SerializationError(Box::new(e));
+    let entries = serde_json::to_string(entries).map_err(json)?;
+    let mail = serde_json::to_string(mail).map_err(json)?;
+    let updated = diesel::select(turnpost_save_turn(
+        id,
+        entries,
+        change.status,
+        change.version,
+        change.state,
+        change.to_act,
+        change.outcome,
+        change.updated_at,
+        change.waiting_since,
+        mail,
+        channel,
+        payload,
+    ))
+    .get_result::<bool>(conn)
+    .await?;
+    if updated {
+        Ok(())
+    } else {
+        Err(diesel::result::Error::NotFound)
     }
-    writes.push(Box::pin(
-        diesel::update(games::table.find(id))
-            .set(change)
-            .execute(&mut &*shared),
-    ));
-    if !mail.is_empty() {
-        writes.push(Box::pin(
-            diesel::insert_into(outbox::table)
-                .values(mail)
-                .execute(&mut &*shared),
-        ));
-    }
-    writes.push(Box::pin(
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<Text, _>(channel)
-            .bind::<Text, _>(payload)
-            .execute(&mut &*shared),
-    ));
-    try_join_all(writes).await.map(|_| ())
 }
 
 pub async fn update(conn: &mut Conn, id: Uuid, change: GameUpdate<'_>) -> QueryResult<()> {

@@ -128,7 +128,8 @@ pub struct SeatPlayer {
     pub display_name: String,
 }
 
-#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+/// A log entry. It serializes with the column names (for `turnpost_save_turn`).
+#[derive(Clone, Debug, Queryable, Selectable, Insertable, serde::Serialize)]
 #[diesel(table_name = game_events)]
 pub struct Event {
     pub game_id: Uuid,
@@ -145,8 +146,9 @@ pub struct Event {
     pub request_id: Option<Uuid>,
 }
 
-/// A rendered message waiting in the outbox; `payload` is a [`crate::notify::Mail`].
-#[derive(Clone, Debug, Insertable)]
+/// A rendered message waiting in the outbox; `payload` is a [`crate::notify::Mail`]. It
+/// serializes with the column names (for `turnpost_save_turn`).
+#[derive(Clone, Debug, Insertable, serde::Serialize)]
 #[diesel(table_name = outbox)]
 pub struct NewOutbox {
     pub game_id: Option<Uuid>,
