@@ -1,6 +1,8 @@
 //! Submitting actions: one transaction that locks the game, checks the version, applies the
 //! actions and the chance steps that follow, appends them, writes the snapshot, enqueues
-//! mail for the seats that now have to act, commits, and then notifies listeners.
+//! mail for the seats that now have to act and queues a `NOTIFY` (all four writes are one
+//! statement, `store::games::save_turn`), and commits; PostgreSQL delivers the notification to
+//! listeners at the commit, and only if it commits.
 
 use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;

@@ -11,6 +11,7 @@ mod monsters_and_magic;
 mod notify;
 mod openapi;
 mod play;
+mod pool;
 mod secrets;
 mod smtp;
 mod wiz_war;
