@@ -125,17 +125,52 @@ impl Application {
         self.port
     }
 
-    /// Serves until the server is stopped (Ctrl-C / SIGTERM stop it gracefully), with the
-    /// mail worker beside it; the worker finishes its batch before the process ends.
+    /// Serves until Ctrl-C or SIGTERM, with the mail worker beside it. On a signal the worker
+    /// finishes its batch first, while the HTTP workers (whose runtimes drive the pooled
+    /// connections) are still up; then the server stops gracefully.
     pub async fn run(self) -> std::io::Result<()> {
         let (stop, stopped) = watch::channel(false);
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
-        let served = self.server.await;
+        let handle = self.server.handle();
+        let mut server = std::pin::pin!(self.server);
+        let served = tokio::select! {
+            served = &mut server => Some(served),
+            () = shutdown_signal() => None,
+        };
         let _ = stop.send(true);
         if let Some(worker) = worker {
             let _ = worker.await;
         }
-        served
+        match served {
+            Some(served) => served,
+            None => {
+                handle.stop(true).await;
+                server.await
+            }
+        }
+    }
+}
+
+/// Ctrl-C, or SIGTERM where there are Unix signals.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
@@ -159,6 +194,8 @@ fn server(listener: TcpListener, services: Services, body_limit: usize) -> anyho
             .route("/docs", web::get().to(http::docs_redirect))
     })
     .listen(listener)?
+    // `Application::run` handles the signals, to stop the mail worker first.
+    .disable_signals()
     .run();
     Ok(server)
 }

@@ -318,10 +318,9 @@ pub(crate) async fn join_in(
 
 pub async fn get(svc: &Services, game_id: Uuid) -> Result<GameView> {
     let mut conn = svc.conn().await?;
-    let game = store::games::get(&mut conn, game_id)
+    let (game, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
-    let players = store::games::seat_players(&mut conn, game_id).await?;
     Ok(game_view(&game, &players))
 }
 
@@ -430,10 +429,9 @@ pub fn state_view(
 
 pub async fn state(svc: &Services, user: Uuid, game_id: Uuid) -> Result<StateView> {
     let mut conn = svc.conn().await?;
-    let game = store::games::get(&mut conn, game_id)
+    let (game, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
-    let players = store::games::seat_players(&mut conn, game_id).await?;
     drop(conn);
     state_view(svc, &game, seat_of(&players, user), None)
 }
@@ -477,10 +475,9 @@ pub async fn events(
     limit: i64,
 ) -> Result<EventPage> {
     let mut conn = svc.conn().await?;
-    let game = store::games::get(&mut conn, game_id)
+    let (game, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
-    let players = store::games::seat_players(&mut conn, game_id).await?;
     let viewer = viewer_of(&game, seat_of(&players, user));
     let rows = store::events::page(&mut conn, game_id, after.max(0), limit).await?;
     let next = (rows.len() as i64 == limit)

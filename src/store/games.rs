@@ -25,6 +25,28 @@ pub async fn get(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
         .optional()
 }
 
+/// The game row and its seated players by seat, in one pipelined round trip (two reads,
+/// each with its own snapshot, as two statements one after the other would be).
+pub async fn get_with_players(
+    conn: &mut Conn,
+    id: Uuid,
+) -> QueryResult<Option<(Game, Vec<SeatPlayer>)>> {
+    let shared: &Conn = conn;
+    let game = games::table
+        .find(id)
+        .select(Game::as_select())
+        .first::<Game>(&mut &*shared);
+    let players = seat_players_query(id).load::<(i32, Uuid, String)>(&mut &*shared);
+    let (game, players) = futures_util::future::join(game, players).await;
+    let Some(game) = game.optional()? else {
+        return Ok(None);
+    };
+    Ok(Some((
+        game,
+        players?.into_iter().map(seat_player).collect(),
+    )))
+}
+
 /// The game row, locked for the rest of the transaction (`SELECT … FOR UPDATE`): every
 /// change to a game goes through this lock, so submissions to one game are serialised.
 pub async fn lock(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
@@ -148,21 +170,37 @@ pub async fn insert_seat(conn: &mut Conn, seat: Seat) -> QueryResult<()> {
 
 /// Taken seats of a game with their players' names, by seat number.
 pub async fn seat_players(conn: &mut Conn, game: Uuid) -> QueryResult<Vec<SeatPlayer>> {
-    let rows: Vec<(i32, Uuid, String)> = seats::table
+    let rows = seat_players_query(game)
+        .load::<(i32, Uuid, String)>(conn)
+        .await?;
+    Ok(rows.into_iter().map(seat_player).collect())
+}
+
+type SeatPlayersQuery = diesel::dsl::Select<
+    diesel::dsl::Order<
+        diesel::dsl::Filter<
+            diesel::dsl::InnerJoin<seats::table, users::table>,
+            diesel::dsl::Eq<seats::game_id, Uuid>,
+        >,
+        diesel::dsl::Asc<seats::seat>,
+    >,
+    (seats::seat, seats::user_id, users::display_name),
+>;
+
+fn seat_players_query(game: Uuid) -> SeatPlayersQuery {
+    seats::table
         .inner_join(users::table)
         .filter(seats::game_id.eq(game))
         .order(seats::seat.asc())
         .select((seats::seat, seats::user_id, users::display_name))
-        .load(conn)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(seat, user_id, display_name)| SeatPlayer {
-            seat,
-            user_id,
-            display_name,
-        })
-        .collect())
+}
+
+fn seat_player((seat, user_id, display_name): (i32, Uuid, String)) -> SeatPlayer {
+    SeatPlayer {
+        seat,
+        user_id,
+        display_name,
+    }
 }
 
 /// Seat players for many games at once (for lists), grouped by game.
