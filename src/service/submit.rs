@@ -4,7 +4,7 @@
 //! statement, `store::games::save_turn`), and commits; PostgreSQL delivers the notification to
 //! listeners at the commit, and only if it commits.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use diesel_async::AsyncConnection;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -63,6 +63,8 @@ pub struct Play {
 
 impl Play {
     pub fn new(game: &Game, state: Box<dyn GameState>, next_seq: i64, now: DateTime<Utc>) -> Self {
+        // PostgreSQL keeps microseconds: the entries returned now and read back later agree.
+        let now = now.trunc_subsecs(6);
         Play {
             game_id: game.id,
             seed: game.seed.clone(),
