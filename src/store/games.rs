@@ -95,24 +95,30 @@ pub async fn lock_with_players(
     Ok(Some((game, players, users)))
 }
 
-diesel::define_sql_function! {
-    /// migrations/2026-11-22-000001_save_turn: a turn's entries, game row, outbox rows and
-    /// `NOTIFY`; true if the game row was there to update.
-    fn turnpost_save_turn(
-        game: diesel::sql_types::Uuid,
-        entries: diesel::sql_types::Text,
-        status: diesel::sql_types::Text,
-        version: diesel::sql_types::BigInt,
-        state: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
-        to_act: diesel::sql_types::Array<diesel::sql_types::Integer>,
-        outcome: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
-        updated_at: diesel::sql_types::Timestamptz,
-        waiting_since: diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
-        mail: diesel::sql_types::Text,
-        channel: diesel::sql_types::Text,
-        payload: diesel::sql_types::Text,
-    ) -> diesel::sql_types::Bool;
+/// The SQL functions of the migrations (diesel's generated wrappers take one argument per
+/// parameter).
+#[allow(clippy::too_many_arguments)]
+mod sql {
+    diesel::define_sql_function! {
+        /// migrations/2026-11-22-000001_save_turn: a turn's entries, game row, outbox rows and
+        /// `NOTIFY`; true if the game row was there to update.
+        fn turnpost_save_turn(
+            game: diesel::sql_types::Uuid,
+            entries: diesel::sql_types::Text,
+            status: diesel::sql_types::Text,
+            version: diesel::sql_types::BigInt,
+            state: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
+            to_act: diesel::sql_types::Array<diesel::sql_types::Integer>,
+            outcome: diesel::sql_types::Nullable<diesel::sql_types::Jsonb>,
+            updated_at: diesel::sql_types::Timestamptz,
+            waiting_since: diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
+            mail: diesel::sql_types::Text,
+            channel: diesel::sql_types::Text,
+            payload: diesel::sql_types::Text,
+        ) -> diesel::sql_types::Bool;
+    }
 }
+use sql::turnpost_save_turn;
 
 /// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
 /// prepares once per connection): the new log entries, the game row, the outbox rows, and a
