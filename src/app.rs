@@ -144,8 +144,9 @@ impl Application {
         match served {
             Some(served) => served,
             None => {
-                handle.stop(true).await;
-                server.await
+                // The server future carries out the stop, so it is polled alongside.
+                let ((), served) = tokio::join!(handle.stop(true), server);
+                served
             }
         }
     }

@@ -13,5 +13,6 @@ mod openapi;
 mod play;
 mod pool;
 mod secrets;
+mod shutdown;
 mod smtp;
 mod wiz_war;
