@@ -270,20 +270,27 @@ async fn players(
 /// it is known), so that they get "your turn" mail as real players do: every submission that
 /// hands the turn to another seat then renders and enqueues a mail, as in production.
 async fn verify_players(target: &Target) -> anyhow::Result<()> {
-    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    on_database(
+        target,
+        "verifying the players",
+        "UPDATE users SET email_verified_at = now() \
+         WHERE email LIKE '%@loadgen.invalid' AND email_verified_at IS NULL",
+    )
+    .await
+}
+
+/// Runs `sql` on the target's database, if the load generator knows it.
+async fn on_database(target: &Target, what: &str, sql: &str) -> anyhow::Result<()> {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
     let Some(url) = &target.database_url else {
         return Ok(());
     };
     let mut conn = AsyncPgConnection::establish(url)
         .await
-        .context("connecting to verify players")?;
-    diesel::sql_query(
-        "UPDATE users SET email_verified_at = now() \
-         WHERE email LIKE '%@loadgen.invalid' AND email_verified_at IS NULL",
-    )
-    .execute(&mut conn)
-    .await
-    .context("verifying the players")?;
+        .with_context(|| format!("connecting to the database for {what}"))?;
+    conn.batch_execute(sql)
+        .await
+        .with_context(|| what.to_owned())?;
     Ok(())
 }
 
@@ -487,17 +494,12 @@ fn print_cpu(phase: &str, start: Option<CpuTicks>, end: Option<CpuTicks>, ops: &
 
 /// `VACUUM (ANALYZE)` of the tables a submission touches.
 async fn settle(target: &Target) -> anyhow::Result<()> {
-    use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
-    let Some(url) = &target.database_url else {
-        return Ok(());
-    };
-    let mut conn = AsyncPgConnection::establish(url)
-        .await
-        .context("connecting to settle the tables")?;
-    conn.batch_execute("VACUUM (ANALYZE) games, game_events, outbox, seats, users")
-        .await
-        .context("VACUUM")?;
-    Ok(())
+    on_database(
+        target,
+        "settling the tables",
+        "VACUUM (ANALYZE) games, game_events, outbox, seats, users",
+    )
+    .await
 }
 
 /// One long game: times `--samples` submissions at each history length.

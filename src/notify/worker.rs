@@ -171,8 +171,8 @@ impl Worker {
             let pause = match self.run_once().await {
                 Ok(Round::Worked { .. }) => None,
                 Ok(Round::Empty) => Some(Duration::from_millis(self.settings.poll_ms)),
-                // Shutting down: the server's connections go with its worker threads, so a
-                // round cut short now is expected; its rows' leases expire for the next run.
+                // Shutting down: a round cut short by the stop is expected; its rows'
+                // leases expire for the next run.
                 Err(_) if *stop.borrow() => break,
                 Err(e) => {
                     tracing::error!(error = %format!("{e:#}"), "mail worker round failed");
