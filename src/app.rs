@@ -11,13 +11,16 @@ use tokio::sync::watch;
 use utoipa_actix_web::AppExt;
 
 use crate::auth::Jwt;
+use crate::auth::reply::ReplySigner;
 use crate::config::{Settings, redact_url};
 use crate::http;
+use crate::notify::inbound::{Envelope, Handler, Limits};
 use crate::notify::transport::Transport;
 use crate::notify::worker::Worker;
 use crate::rules::Registry;
 use crate::service::Services;
-use crate::service::mail::MailConfig;
+use crate::service::inbound::InboundConfig;
+use crate::service::mail::{GameMail, MailConfig};
 use crate::store::{self, cluster::Cluster};
 
 /// Where the database comes from.
@@ -71,14 +74,30 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
     let pool = store::pool(database_url, settings.db_pool_size)?;
     std::fs::create_dir_all(&settings.data_dir)
         .with_context(|| format!("creating {}", settings.data_dir.display()))?;
+    let key = settings.jwt_key()?;
+    let reply_to = settings.reply_address();
+    let local = reply_to.rsplit_once('@').map_or("", |(l, _)| l);
+    anyhow::ensure!(
+        !local.is_empty() && local.len() <= crate::auth::reply::MAX_LOCAL && !local.contains('+'),
+        "the reply address {reply_to:?} (TURNPOST_REPLY_ADDRESS, or the From address) needs a \
+         local part of 1 to {} characters without '+': the signed token of each turn mail \
+         goes after a '+' in it, within the 64 characters an address may have",
+        crate::auth::reply::MAX_LOCAL
+    );
     Ok(Services {
         pool,
         rules: Arc::new(Registry::standard()),
-        jwt: Jwt::new(&settings.jwt_key()?, settings.jwt_ttl_secs),
+        jwt: Jwt::new(&key, settings.jwt_ttl_secs),
+        replies: ReplySigner::new(&key),
         mail: MailConfig {
             base_url: settings.base_url(),
             from: settings.mail.from.clone(),
             link_ttl_secs: settings.mail.link_ttl_secs,
+            reply_to,
+        },
+        inbound: InboundConfig {
+            secret: settings.inbound.secret.clone(),
+            max_bytes: settings.inbound.max_bytes,
         },
     })
 }
@@ -87,6 +106,8 @@ pub struct Application {
     port: u16,
     server: Server,
     worker: Option<Worker>,
+    inbound: Option<(tokio::net::TcpListener, Handler, Limits)>,
+    inbound_port: Option<u16>,
 }
 
 /// The outbox worker for these settings and services.
@@ -97,7 +118,8 @@ pub fn mail_worker(settings: &Settings, services: &Services) -> anyhow::Result<W
         services.pool.clone(),
         Arc::new(transport),
         settings.mail.clone(),
-    ))
+    )
+    .with_composer(Arc::new(GameMail(services.clone()))))
 }
 
 impl Application {
@@ -113,11 +135,31 @@ impl Application {
             .with_context(|| format!("binding {}", settings.addr))?;
         let port = listener.local_addr()?.port();
         tracing::info!(addr = %listener.local_addr()?, database = %redact_url(database_url), "serving");
+        let inbound = match settings.inbound.smtp_addr {
+            Some(addr) => {
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("binding the inbound SMTP listener on {addr}"))?;
+                tracing::info!(addr = %listener.local_addr()?, "inbound SMTP listening");
+                Some((
+                    listener,
+                    inbound_handler(&services),
+                    inbound_limits(settings),
+                ))
+            }
+            None => None,
+        };
+        let inbound_port = match &inbound {
+            Some((l, _, _)) => Some(l.local_addr()?.port()),
+            None => None,
+        };
         let server = server(listener, services, settings.body_limit)?;
         Ok(Application {
             port,
             server,
             worker,
+            inbound,
+            inbound_port,
         })
     }
 
@@ -125,11 +167,24 @@ impl Application {
         self.port
     }
 
+    /// The port of the inbound SMTP listener, when it runs.
+    pub fn inbound_port(&self) -> Option<u16> {
+        self.inbound_port
+    }
+
     /// Serves until Ctrl-C or SIGTERM, with the mail worker beside it. On a signal the worker
     /// finishes its batch first, while the HTTP workers (whose runtimes drive the pooled
     /// connections) are still up; then the server stops gracefully.
     pub async fn run(self) -> std::io::Result<()> {
         let (stop, stopped) = watch::channel(false);
+        let inbound = self.inbound.map(|(listener, handler, limits)| {
+            tokio::spawn(crate::notify::inbound::serve(
+                listener,
+                handler,
+                limits,
+                stopped.clone(),
+            ))
+        });
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
         let handle = self.server.handle();
         let mut server = std::pin::pin!(self.server);
@@ -138,6 +193,9 @@ impl Application {
             () = shutdown_signal() => None,
         };
         let _ = stop.send(true);
+        if let Some(inbound) = inbound {
+            let _ = inbound.await;
+        }
         if let Some(worker) = worker {
             let _ = worker.await;
         }
@@ -149,6 +207,38 @@ impl Application {
                 served
             }
         }
+    }
+}
+
+/// Inbound SMTP hands each message to the inbound use case.
+fn inbound_handler(services: &Services) -> Handler {
+    let services = services.clone();
+    Arc::new(move |envelope: Envelope| {
+        let services = services.clone();
+        Box::pin(async move {
+            crate::service::inbound::receive(
+                &services,
+                &envelope.data,
+                Some(&envelope.from),
+                &envelope.to,
+            )
+            .await
+            .map(|_| ())
+            .map_err(anyhow::Error::from)
+        })
+    })
+}
+
+fn inbound_limits(settings: &Settings) -> Limits {
+    let reply = settings.reply_address();
+    Limits {
+        max_bytes: settings.inbound.max_bytes,
+        domain: reply
+            .rsplit_once('@')
+            .map(|(_, d)| d.to_owned())
+            .unwrap_or_default(),
+        idle: std::time::Duration::from_secs(120),
+        connections: 64,
     }
 }
 

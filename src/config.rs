@@ -33,6 +33,34 @@ pub struct Settings {
     pub migrate: bool,
     /// Mail settings.
     pub mail: MailSettings,
+    /// Inbound mail: replies that play moves.
+    pub inbound: InboundSettings,
+}
+
+/// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
+#[derive(Clone)]
+pub struct InboundSettings {
+    /// Where the SMTP listener listens (`TURNPOST_INBOUND_SMTP_ADDR`); off when unset.
+    pub smtp_addr: Option<SocketAddr>,
+    /// The bearer secret of `POST /v1/inbound/mail` (`TURNPOST_INBOUND_SECRET`); the route
+    /// refuses everything while it is unset.
+    pub secret: Option<String>,
+    /// Largest inbound message in bytes (`TURNPOST_INBOUND_MAX_BYTES`).
+    pub max_bytes: usize,
+    /// The address replies go to (`TURNPOST_REPLY_ADDRESS`), `local@domain`: turn mail says
+    /// `Reply-To: local+<token>@domain`. Default: the From address.
+    pub reply_address: Option<String>,
+}
+
+impl Default for InboundSettings {
+    fn default() -> Self {
+        InboundSettings {
+            smtp_addr: None,
+            secret: None,
+            max_bytes: 1024 * 1024,
+            reply_address: None,
+        }
+    }
 }
 
 /// How mail leaves: SMTP when `smtp_url` is set, otherwise `.eml` files under
@@ -99,6 +127,13 @@ impl fmt::Debug for Settings {
                 &self.mail.smtp_url.as_ref().map(|u| redact_url(u)),
             )
             .field("mail_from", &self.mail.from)
+            .field("inbound_smtp_addr", &self.inbound.smtp_addr)
+            .field(
+                "inbound_secret",
+                &self.inbound.secret.as_ref().map(|_| "<hidden>"),
+            )
+            .field("inbound_max_bytes", &self.inbound.max_bytes)
+            .field("reply_address", &self.reply_address())
             .finish()
     }
 }
@@ -128,6 +163,7 @@ impl Default for Settings {
             public_url: None,
             migrate: true,
             mail: MailSettings::default(),
+            inbound: InboundSettings::default(),
         }
     }
 }
@@ -155,6 +191,10 @@ struct FileSettings {
     mail_batch: Option<i64>,
     mail_poll_ms: Option<u64>,
     link_ttl_secs: Option<i64>,
+    inbound_smtp_addr: Option<SocketAddr>,
+    inbound_secret: Option<String>,
+    inbound_max_bytes: Option<usize>,
+    reply_address: Option<String>,
 }
 
 impl Settings {
@@ -234,6 +274,19 @@ impl Settings {
         if let Some(v) = f.link_ttl_secs {
             m.link_ttl_secs = v;
         }
+        let i = &mut self.inbound;
+        if f.inbound_smtp_addr.is_some() {
+            i.smtp_addr = f.inbound_smtp_addr;
+        }
+        if f.inbound_secret.is_some() {
+            i.secret = f.inbound_secret;
+        }
+        if let Some(v) = f.inbound_max_bytes {
+            i.max_bytes = v;
+        }
+        if f.reply_address.is_some() {
+            i.reply_address = f.reply_address;
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -302,7 +355,33 @@ impl Settings {
         if let Some(v) = var("TURNPOST_LINK_TTL_SECS") {
             m.link_ttl_secs = parse("TURNPOST_LINK_TTL_SECS", v)?;
         }
+        let i = &mut self.inbound;
+        if let Some(v) = var("TURNPOST_INBOUND_SMTP_ADDR").filter(|v| !v.is_empty()) {
+            i.smtp_addr = Some(parse("TURNPOST_INBOUND_SMTP_ADDR", v)?);
+        }
+        if let Some(v) = var("TURNPOST_INBOUND_SECRET").filter(|v| !v.is_empty()) {
+            i.secret = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_INBOUND_MAX_BYTES") {
+            i.max_bytes = parse("TURNPOST_INBOUND_MAX_BYTES", v)?;
+        }
+        if let Some(v) = var("TURNPOST_REPLY_ADDRESS").filter(|v| !v.is_empty()) {
+            i.reply_address = Some(v);
+        }
         Ok(())
+    }
+
+    /// The bare reply address (`local@domain`): configured, or the From header's address.
+    pub fn reply_address(&self) -> String {
+        let configured = self.inbound.reply_address.as_deref();
+        let from = self.mail.from.as_str();
+        let raw = configured.unwrap_or(from);
+        // "Name <local@domain>" or "local@domain".
+        let addr = match (raw.rfind('<'), raw.rfind('>')) {
+            (Some(open), Some(close)) if open < close => &raw[open + 1..close],
+            _ => raw,
+        };
+        addr.trim().to_owned()
     }
 
     /// The public base URL for links in mail: configured, or this server's address.

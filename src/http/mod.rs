@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod auth;
 pub mod games;
 pub mod health;
+pub mod inbound;
 pub mod mail;
 pub mod me;
 pub mod problem;
@@ -93,7 +94,8 @@ where
                 .service(mail::unsubscribe)
                 .service(mail::invite)
                 .service(mail::show_invitation)
-                .service(mail::accept_invitation),
+                .service(mail::accept_invitation)
+                .service(inbound::receive_mail),
         )
 }
 

@@ -1,11 +1,17 @@
 //! Notifications: mail rendered from templates into the outbox (in the transaction that causes
 //! it), and the worker that sends the outbox through a transport (SMTP, `.eml` files, memory).
 
+pub mod inbound;
+pub mod reply_text;
 pub mod templates;
 pub mod transport;
 pub mod worker;
 
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::store::models::OutboxRow;
 
 /// A rendered message as stored in `outbox.payload`. The envelope (Message-ID, From) is added
 /// when it is sent, so a retry is byte-for-byte the same message.
@@ -21,6 +27,107 @@ pub struct Mail {
     /// One-click unsubscribe URL (RFC 8058), for game mail.
     #[serde(default)]
     pub unsubscribe: Option<String>,
+    /// Where an answer goes: a signed reply address for mail that asks for a decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
+}
+
+/// What an outbox row carries: a message rendered when it was queued (account mail), or a
+/// game mail that the worker composes when it sends it, from the game as it is then. A
+/// submission thus queues a few bytes, and a turn mail shows the latest table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Payload {
+    Compose { compose: Compose },
+    Mail(Mail),
+}
+
+/// A game mail to compose for the player at `seat`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Compose {
+    pub seat: i32,
+    pub notice: Notice,
+    /// For [`Notice::Answer`]: what the answered mail did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Answer>,
+}
+
+impl Compose {
+    /// A plain notice (no answer) for `seat`.
+    pub fn notice(seat: i32, notice: Notice) -> Self {
+        Compose {
+            seat,
+            notice,
+            answer: None,
+        }
+    }
+}
+
+/// Why a game mail is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Notice {
+    GameStarted,
+    YourTurn,
+    GameOver,
+    /// The answer to a mail the player sent.
+    Answer,
+}
+
+impl Notice {
+    /// The outbox `kind` (and the preference it is checked against).
+    pub fn kind(self) -> &'static str {
+        match self {
+            Notice::GameStarted => "game_started",
+            Notice::YourTurn => "your_turn",
+            Notice::GameOver => "game_over",
+            Notice::Answer => "answer",
+        }
+    }
+}
+
+/// The answer to an inbound mail: what happened, and what to show after it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// One line: "Accepted: ..." or "Refused: ...".
+    pub verdict: String,
+    /// More lines under it (the reason, what to do).
+    #[serde(default)]
+    pub lines: Vec<String>,
+    /// What follows: the table and choices (`status`), the whole log (`history`), the
+    /// commands (`help`), or nothing more (`none`).
+    pub show: Show,
+    /// The version of the game the answered mail showed (entries after it are described).
+    #[serde(default)]
+    pub since: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Show {
+    Status,
+    History,
+    Help,
+    None,
+}
+
+/// A composed game mail, or why there is none to send any more.
+pub enum Composed {
+    Mail {
+        mail: Mail,
+        /// (game, user, version): the version this mail shows, noted once it is sent.
+        shown: Option<(Uuid, Uuid, i64)>,
+    },
+    Skip(String),
+}
+
+/// Composes game mail when the worker sends it (implemented by `service::mail`).
+pub trait Composer: Send + Sync {
+    fn compose<'a>(
+        &'a self,
+        row: &'a OutboxRow,
+        compose: &'a Compose,
+    ) -> BoxFuture<'a, anyhow::Result<Composed>>;
 }
 
 /// `<local@domain>` for Message-IDs: the domain of the From address, or `turnpost.invalid`.
@@ -39,6 +146,8 @@ pub fn wants(preference: &str, kind: &str) -> bool {
     match (preference, kind) {
         (_, "verify_email") => true,
         ("all", _) => true,
+        // Answers to a player's own mail go out whatever the preference: they asked.
+        (_, "answer") => true,
         ("turns", "your_turn") => true,
         _ => false,
     }

@@ -16,18 +16,8 @@ const TEMPLATES: &[(&str, &str)] = &[
         "_layout_bottom.html",
         include_str!("templates/_layout_bottom.html"),
     ),
-    ("your_turn.txt", include_str!("templates/your_turn.txt")),
-    ("your_turn.html", include_str!("templates/your_turn.html")),
-    (
-        "game_started.txt",
-        include_str!("templates/game_started.txt"),
-    ),
-    (
-        "game_started.html",
-        include_str!("templates/game_started.html"),
-    ),
-    ("game_over.txt", include_str!("templates/game_over.txt")),
-    ("game_over.html", include_str!("templates/game_over.html")),
+    ("game.txt", include_str!("templates/game.txt")),
+    ("game.html", include_str!("templates/game.html")),
     ("invitation.txt", include_str!("templates/invitation.txt")),
     ("invitation.html", include_str!("templates/invitation.html")),
     (
@@ -44,6 +34,10 @@ fn env() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
         let mut env = Environment::new();
+        // `{{ n|rjust(5) }}`: numbers of choices in a column.
+        env.add_filter("rjust", |value: minijinja::Value, width: usize| {
+            format!("{:>width$}", value.to_string())
+        });
         for (name, source) in TEMPLATES {
             if let Err(e) = env.add_template(name, source) {
                 // Templates are compiled into the binary; a broken one is caught by the tests.
@@ -76,15 +70,16 @@ mod tests {
             "unsubscribe_url": "http://h/u", "players": [{"seat": 0, "name": "Ann"}], "seed_sha256": "ff",
             "your_turn": true, "summary": "Ann won", "winners": ["Ann"], "seed": "00", "inviter": "Bob",
             "token": "t", "join_url": "http://h/j", "expires_at": "soon", "verify_url": "http://h/v",
-            "subject": "s",
+            "subject": "s", "kind": "your_turn", "show": "status", "answer": null,
+            "presented": {"headline": "<Ann & co> to play", "sections": [
+                {"title": "Board", "lines": ["a <b>"], "diagram": true},
+                {"title": "Players", "lines": ["<Ann & co>"]}]},
+            "since": ["<Ann & co> moved"], "since_more": 2, "history": null,
+            "choices": [{"title": "Cards", "choices": [{"number": 1, "label": "Play <Fire>"}]}],
+            "reply": true, "waiting_for": [], "waiting": true, "finished": false,
+            "commands": ["HELP", "STATUS"],
         });
-        for kind in [
-            "your_turn",
-            "game_started",
-            "game_over",
-            "invitation",
-            "verify_email",
-        ] {
+        for kind in ["game", "invitation", "verify_email"] {
             let (text, html) = super::render(kind, &ctx).unwrap();
             assert!(
                 text.contains("<Ann & co>") || kind == "invitation",

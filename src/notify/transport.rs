@@ -111,6 +111,22 @@ impl Header for ListUnsubscribePost {
     }
 }
 
+/// `Auto-Submitted: auto-generated` (RFC 3834): no vacation responder should answer it.
+#[derive(Clone)]
+struct AutoSubmitted;
+
+impl Header for AutoSubmitted {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted)
+    }
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "auto-generated".into())
+    }
+}
+
 /// The message for an outbox row: multipart text + HTML, its stable Message-ID, threaded on
 /// the game's root id, with one-click unsubscribe headers for game mail.
 pub fn build(mail: &Mail, from: &str, message_id: &str) -> anyhow::Result<Message> {
@@ -122,7 +138,14 @@ pub fn build(mail: &Mail, from: &str, message_id: &str) -> anyhow::Result<Messag
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
-        .message_id(Some(message_id.to_owned()));
+        .message_id(Some(message_id.to_owned()))
+        .header(AutoSubmitted);
+    if let Some(reply_to) = &mail.reply_to {
+        let reply_to: Mailbox = reply_to
+            .parse()
+            .context("the reply address is not a mailbox")?;
+        builder = builder.reply_to(reply_to);
+    }
     if let Some(thread) = &mail.thread {
         builder = builder
             .in_reply_to(thread.clone())

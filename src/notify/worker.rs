@@ -8,8 +8,8 @@ use chrono::Utc;
 use tokio::sync::watch;
 use uuid::Uuid;
 
-use super::Mail;
 use super::transport::{Transport, build};
+use super::{Composed, Composer, Mail, Payload};
 use crate::config::MailSettings;
 use crate::store::models::{OutboxRow, User};
 use crate::store::{self, Pool};
@@ -33,10 +33,12 @@ pub struct Worker {
     pool: Pool,
     transport: Arc<Transport>,
     settings: MailSettings,
+    composer: Option<Arc<dyn Composer>>,
 }
 
 enum Fate {
-    Sent,
+    /// Sent; for a composed game mail, the (game, user, version) it showed.
+    Sent(Option<(Uuid, Uuid, i64)>),
     Skipped(String),
     Retry(String),
     Park(String),
@@ -48,7 +50,14 @@ impl Worker {
             pool,
             transport,
             settings,
+            composer: None,
         }
+    }
+
+    /// A worker that also composes game mail (`Payload::Compose` rows).
+    pub fn with_composer(mut self, composer: Arc<dyn Composer>) -> Self {
+        self.composer = Some(composer);
+        self
     }
 
     /// Claims one batch of due rows, reads their recipients' accounts in one query (to skip
@@ -88,8 +97,11 @@ impl Worker {
             // repeats at most the mail it was sending.
             let mut conn = self.pool.get().await?;
             let kept = match &fate {
-                Fate::Sent => {
+                Fate::Sent(shown) => {
                     sent += 1;
+                    if let Some((game, user, version)) = shown {
+                        store::inbound::mark_shown(&mut conn, *game, *user, *version).await?;
+                    }
                     store::outbox::mark_sent(&mut conn, row.id, lease).await?
                 }
                 Fate::Skipped(why) => {
@@ -121,21 +133,41 @@ impl Worker {
     }
 
     async fn deliver(&self, row: &OutboxRow, users: &[User]) -> Fate {
-        let mail: Mail = match serde_json::from_value(row.payload.clone()) {
-            Ok(m) => m,
+        let payload: Payload = match serde_json::from_value(row.payload.clone()) {
+            Ok(p) => p,
             Err(e) => return Fate::Park(format!("unreadable payload: {e}")),
         };
         if let Some(user) = row.user_id
-            && let Some(why) = unwanted(users.iter().find(|u| u.id == user), &row.kind, &mail.to)
+            && let Some(why) = unwanted(
+                users.iter().find(|u| u.id == user),
+                &row.kind,
+                &row.to_address,
+            )
         {
             return Fate::Skipped(why);
         }
+        let (mail, shown): (Mail, _) = match payload {
+            Payload::Mail(mail) => (mail, None),
+            Payload::Compose { compose } => {
+                let Some(composer) = &self.composer else {
+                    return Fate::Retry("this worker cannot compose game mail".into());
+                };
+                match composer.compose(row, &compose).await {
+                    Ok(Composed::Mail { mail, shown }) => (mail, shown),
+                    Ok(Composed::Skip(why)) => return Fate::Skipped(why),
+                    Err(e) if row.attempts >= self.settings.max_attempts => {
+                        return Fate::Park(format!("composing: {e:#}"));
+                    }
+                    Err(e) => return Fate::Retry(format!("composing: {e:#}")),
+                }
+            }
+        };
         let message = match build(&mail, &self.settings.from, &row.message_id) {
             Ok(m) => m,
             Err(e) => return Fate::Park(format!("{e:#}")),
         };
         match self.transport.send(message, &row.message_id).await {
-            Ok(()) => Fate::Sent,
+            Ok(()) => Fate::Sent(shown),
             Err(e) => {
                 let permanent = e
                     .downcast_ref::<lettre::transport::smtp::Error>()

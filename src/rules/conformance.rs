@@ -68,6 +68,10 @@
 //!   spectator's view none; a seat with a secret sees the marker in its own view. Every seat is
 //!   checked in the thorough playouts, one seat at random at the sampled states. A mismatch is
 //!   reported naming the seat whose secret shows (or a marker that shows with nothing planted).
+//! - Presenters: the table (`Ruleset::present`) and the grouped choices (`Ruleset::choices`)
+//!   are counted with the views above (no seat's presentation shows more markers than its own
+//!   secrets put there, the spectator's none); every acting seat's choices number each legal
+//!   action exactly once with one-line labels, and a seat's table and choices stay under 40 KB.
 //! - At the end: the erased `Game::load` keeps a snapshot as it is.
 //!
 //! Folding: after 1, 2, 4, 8, … actions and at the end, folding the log from `new_game` gives a

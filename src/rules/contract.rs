@@ -12,6 +12,8 @@ use std::ops::RangeInclusive;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::present::{ChoiceGroup, Presented};
+
 /// A seat at the table, numbered from 0 in the order the seats were created.
 pub type Seat = usize;
 
@@ -202,4 +204,42 @@ pub trait Ruleset: 'static {
     -> String;
     /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// The table as `viewer` may see it, in words for people (`present.rs` beside the rules).
+    /// `names` are the players' display names by seat. Pure and total like `view`, and it
+    /// shows exactly what `view` shows: the conformance suite plants secrets and checks.
+    fn present(state: &Self::State, viewer: Viewer, names: &[String]) -> Presented {
+        let _ = (viewer, names);
+        Presented {
+            headline: match Self::next(state) {
+                Next::Players(seats) => format!(
+                    "Waiting for {}.",
+                    seats
+                        .iter()
+                        .map(|s| format!("Seat {s}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Next::Chance(_) => "Waiting for the next draw.".into(),
+                Next::Over(outcome) => format!("Game over: {}", outcome.summary),
+            },
+            sections: vec![],
+        }
+    }
+
+    /// `actions` (the legal actions of `seat`, numbered from 1 in this order) grouped and
+    /// labelled for people. Every number from 1 to `actions.len()` must appear exactly once.
+    fn choices(
+        state: &Self::State,
+        seat: Seat,
+        actions: &[Self::Action],
+        names: &[String],
+    ) -> Vec<ChoiceGroup> {
+        let _ = names;
+        super::present::plain_list(
+            actions
+                .iter()
+                .map(|a| Self::describe(state, Actor::Seat(seat), a, Viewer::Seat(seat))),
+        )
+    }
 }

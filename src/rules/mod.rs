@@ -8,10 +8,12 @@ mod contract;
 pub mod garden_gnomes;
 pub mod gnomes_and_wizards;
 pub mod monsters_and_magic;
+pub mod present;
 pub mod registry;
 pub mod wiz_war;
 
 pub use contract::*;
+pub use present::{Choice, ChoiceGroup, Presented, Section};
 pub use registry::{Applied, Game, GameState, LegalAction, Registry, Waiting};
 
 impl Registry {

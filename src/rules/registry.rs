@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::contract::{
     Actor, Next, OptionDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
 };
+use super::present::{self, ChoiceGroup, Presented};
 
 /// What the game waits for, without the ruleset's types.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +54,11 @@ pub trait GameState: Send + Sync {
     fn view(&self, viewer: Viewer) -> Value;
     fn to_json(&self) -> Value;
     fn default_action(&self, seat: Seat) -> Option<Value>;
+    /// The table as `viewer` may see it, for people, with the players' `names` (by seat).
+    fn present(&self, viewer: Viewer, names: &[String]) -> Presented;
+    /// The legal actions of `seat` and the same actions grouped into numbered choices for
+    /// people (numbers are positions in the list, from 1; every one appears exactly once).
+    fn choices(&self, seat: Seat, names: &[String]) -> (Vec<LegalAction>, Vec<ChoiceGroup>);
 }
 
 /// A ruleset behind the erased interface.
@@ -162,6 +168,32 @@ where
 
     fn default_action(&self, seat: Seat) -> Option<Value> {
         R::default_action(&self.0, seat).and_then(|a| serde_json::to_value(a).ok())
+    }
+
+    fn present(&self, viewer: Viewer, names: &[String]) -> Presented {
+        present::with_names(R::present(&self.0, viewer, names), names)
+    }
+
+    fn choices(&self, seat: Seat, names: &[String]) -> (Vec<LegalAction>, Vec<ChoiceGroup>) {
+        let actions = R::legal_actions(&self.0, seat);
+        let legal: Vec<LegalAction> = actions
+            .iter()
+            .map(|a| LegalAction {
+                description: R::describe(&self.0, Actor::Seat(seat), a, Viewer::Seat(seat)),
+                action: serde_json::to_value(a).unwrap_or(Value::Null),
+            })
+            .collect();
+        let groups = present::complete(
+            R::choices(&self.0, seat, &actions, names),
+            legal.len(),
+            |i| {
+                legal
+                    .get(i)
+                    .map(|a| a.description.clone())
+                    .unwrap_or_default()
+            },
+        );
+        (legal, present::groups_with_names(groups, names))
     }
 }
 

@@ -6,13 +6,13 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::chance;
-use super::mail::Notice;
 use super::submit::{Play, lifecycle_event};
 use super::views::{
     ActorView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
     RulesetOption, RulesetView, SeatView, StateView,
 };
 use super::{Result, ServiceError, Services};
+use crate::notify::{Compose, Notice};
 use crate::rules::{Game as Ruleset, Viewer};
 use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
@@ -248,7 +248,7 @@ async fn start(
     play.run_chance()?;
     let notices = players
         .iter()
-        .map(|p| (p.seat, Notice::GameStarted))
+        .map(|p| (p.seat, Compose::notice(p.seat, Notice::GameStarted)))
         .collect();
     let ids: Vec<_> = players.iter().map(|p| p.user_id).collect();
     let users = store::users::by_ids(conn, &ids).await?;

@@ -3,43 +3,31 @@
 //! only the recipient's own view.
 
 use chrono::Utc;
-use serde_json::{Value, json};
+use futures_util::future::BoxFuture;
+use serde_json::json;
 use uuid::Uuid;
 
-use super::{Result, Services};
+use super::games::{event_view, seat_of, viewer_of};
+use super::{Result, ServiceError, Services};
 use crate::auth::jwt::Purpose;
-use crate::notify::{self, Mail, templates};
-use crate::rules::{GameState, Viewer};
-use crate::store::models::{Game, NewOutbox, SeatPlayer, User};
+use crate::auth::reply::{self, ReplyTicket, choices_fingerprint};
+use crate::notify::{self, Compose, Composed, Mail, Notice, Payload, Show, templates};
+use crate::rules::{GameState, Viewer, present};
+use crate::store;
+use crate::store::models::{Event, Game, GameStatus, NewOutbox, OutboxRow, SeatPlayer, User};
 
-/// Where links in mail point and who mail is from.
+/// Where links in mail point, who mail is from and where answers go.
 #[derive(Clone, Debug)]
 pub struct MailConfig {
     pub base_url: String,
     pub from: String,
     pub link_ttl_secs: i64,
+    /// The reply address (`local@domain`); turn mail answers go to `local+<token>@domain`.
+    pub reply_to: String,
 }
 
 /// Unsubscribe links stay good for a year: mail is read long after it is sent.
 const UNSUBSCRIBE_TTL_SECS: i64 = 365 * 24 * 3600;
-
-/// A game event that some seat should hear about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notice {
-    GameStarted,
-    YourTurn,
-    GameOver,
-}
-
-impl Notice {
-    fn kind(self) -> &'static str {
-        match self {
-            Notice::GameStarted => "game_started",
-            Notice::YourTurn => "your_turn",
-            Notice::GameOver => "game_over",
-        }
-    }
-}
 
 /// The human name of a game's ruleset (its id if it is no longer hosted).
 fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
@@ -51,10 +39,6 @@ fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
 
 fn short(id: Uuid) -> String {
     id.simple().to_string().chars().take(8).collect()
-}
-
-fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
 fn outbox_row(
@@ -91,131 +75,313 @@ fn unsubscribe_url(svc: &Services, user: Uuid) -> Result<String> {
     ))
 }
 
-/// Outbox rows for `notices` (seat, what happened) in `game`, now at `state`.
+/// The game's thread root: every mail of a game refers to it.
+fn thread_id(svc: &Services, game: Uuid) -> String {
+    notify::message_id(&format!("turnpost.game.{}", game.simple()), &svc.mail.from)
+}
+
+/// Outbox rows for `notices` (seat, what to say) in `game`: small rows that the worker
+/// composes when it sends them ([`compose`]), so the submission's transaction writes a few
+/// bytes per mail, and the mail shows the table as it is when it goes out. A turn mail whose
+/// wait is over by then, or whose version the player was already sent (the start mail shows
+/// the first decision), is skipped.
 pub fn game_mail(
     svc: &Services,
     game: &Game,
     players: &[SeatPlayer],
     users: &[User],
-    state: &dyn GameState,
-    notices: &[(i32, Notice)],
+    notices: &[(i32, Compose)],
 ) -> Result<Vec<NewOutbox>> {
-    if notices.is_empty() {
-        return Ok(vec![]);
-    }
-    let game_name = game_name(svc, game);
-    let base = &svc.mail.base_url;
-    let thread = notify::message_id(
-        &format!("turnpost.game.{}", game.id.simple()),
-        &svc.mail.from,
-    );
-    let name_of = |seat: i32| {
-        players
-            .iter()
-            .find(|p| p.seat == seat)
-            .map(|p| p.display_name.clone())
-            .unwrap_or_else(|| format!("seat {seat}"))
-    };
     let mut rows = vec![];
-    for &(seat, notice) in notices {
+    for (seat, compose) in notices {
+        let seat = *seat;
         let Some(player) = players.iter().find(|p| p.seat == seat) else {
             continue;
         };
         let Some(user) = users.iter().find(|u| u.id == player.user_id) else {
             continue;
         };
-        if !receives(user, notice.kind()) {
+        let kind = compose.notice.kind();
+        if !receives(user, kind) {
             continue;
         }
-        let viewer = usize::try_from(seat)
-            .map(Viewer::Seat)
-            .unwrap_or(Viewer::Spectator);
-        let mut ctx = json!({
-            "recipient": user.display_name,
+        rows.push(NewOutbox {
+            game_id: Some(game.id),
+            user_id: Some(user.id),
+            kind: kind.into(),
+            to_address: user.email.clone(),
+            message_id: notify::message_id(
+                &format!("turnpost.{}", Uuid::new_v4().simple()),
+                &svc.mail.from,
+            ),
+            payload: serde_json::to_value(Payload::Compose {
+                compose: compose.clone(),
+            })
+            .map_err(anyhow::Error::from)?,
+        });
+    }
+    Ok(rows)
+}
+
+/// The latest entries shown under "since your last mail"; older ones are counted.
+const SINCE_ENTRIES: i64 = 40;
+/// The log in a HISTORY answer stays under this, leaving room for the rest and the HTML part.
+const HISTORY_BYTES: usize = 40_000;
+
+/// Composes the game mail of an outbox row from the game as it is now.
+pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Result<Composed> {
+    let (Some(game_id), Some(user_id)) = (row.game_id, row.user_id) else {
+        return Ok(Composed::Skip(
+            "a game mail without a game or a recipient".into(),
+        ));
+    };
+    let mut conn = svc.conn().await?;
+    let Some((game, players)) = store::games::get_with_players(&mut conn, game_id).await? else {
+        return Ok(Composed::Skip("the game is gone".into()));
+    };
+    let Some(user) = store::users::by_id(&mut conn, user_id).await? else {
+        return Ok(Composed::Skip("the account is gone".into()));
+    };
+    let seat = compose.seat;
+    if seat_of(&players, user.id) != Some(seat) {
+        return Ok(Composed::Skip("the seat is no longer this player's".into()));
+    }
+    let Some(snapshot) = &game.state else {
+        return Ok(Composed::Skip("the game has not started".into()));
+    };
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+    let state = rules
+        .load(snapshot)
+        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+    let waiting = game.status() == GameStatus::Active && game.to_act.contains(&seat);
+    let shown = store::inbound::shown(&mut conn, game.id, user.id)
+        .await?
+        .unwrap_or(0);
+    if compose.notice == Notice::YourTurn {
+        if !waiting {
+            return Ok(Composed::Skip("the seat is no longer waiting".into()));
+        }
+        if shown >= game.version {
+            return Ok(Composed::Skip("this version was already mailed".into()));
+        }
+    }
+    let names = names_by_seat(&game, &players);
+    let viewer = viewer_of(&game, Some(seat));
+    let show = compose.answer.as_ref().map_or(Show::Status, |a| a.show);
+    let since = compose
+        .answer
+        .as_ref()
+        .and_then(|a| a.since)
+        .unwrap_or(shown);
+    let (entries, total) =
+        store::events::latest_after(&mut conn, game.id, since, SINCE_ENTRIES).await?;
+    let since_lines: Vec<String> = entries
+        .iter()
+        .map(|e| present::name_seats(&event_view(e, viewer).description, &names))
+        .collect();
+    let history = if show == Show::History {
+        let all = store::events::all(&mut conn, game.id).await?;
+        Some(history_lines(&all, viewer, &names))
+    } else {
+        None
+    };
+    drop(conn);
+
+    let unsubscribe = unsubscribe_url(svc, user.id)?;
+    let letter = Letter {
+        notice: compose.notice,
+        answer: compose.answer.as_ref(),
+        recipient: &user.display_name,
+        to: &user.email,
+        seat,
+        game: &game,
+        game_name: rules.name(),
+        players: &players,
+        names: &names,
+        state: state.as_ref(),
+        since: since_lines,
+        since_more: (total - entries.len() as i64).max(0),
+        history,
+        base_url: &svc.mail.base_url,
+        unsubscribe_url: &unsubscribe,
+        thread: thread_id(svc, game.id),
+    };
+    let mail = letter
+        .write(|ticket| reply::address(&svc.mail.reply_to, &svc.replies.sign(user.id, &ticket)))?;
+    let shown = (show != Show::None).then_some((game.id, user.id, game.version));
+    Ok(Composed::Mail { mail, shown })
+}
+
+/// Everything a game mail says, gathered: [`Letter::write`] turns it into a message without
+/// touching the database (so mail sizes can be measured on random games in a unit test).
+pub struct Letter<'a> {
+    pub notice: Notice,
+    pub answer: Option<&'a notify::Answer>,
+    pub recipient: &'a str,
+    pub to: &'a str,
+    pub seat: i32,
+    pub game: &'a Game,
+    pub game_name: &'a str,
+    pub players: &'a [SeatPlayer],
+    pub names: &'a [String],
+    pub state: &'a dyn GameState,
+    /// "Since your last mail", described for the recipient.
+    pub since: Vec<String>,
+    /// Earlier entries not shown.
+    pub since_more: i64,
+    /// The log, for a HISTORY answer.
+    pub history: Option<Vec<String>>,
+    pub base_url: &'a str,
+    pub unsubscribe_url: &'a str,
+    pub thread: String,
+}
+
+impl Letter<'_> {
+    /// The mail; `reply_address` signs the reply address for the choices it shows.
+    pub fn write(&self, reply_address: impl FnOnce(ReplyTicket) -> String) -> Result<Mail> {
+        let game = self.game;
+        let seat = self.seat;
+        let finished = game.status() == GameStatus::Finished;
+        let waiting = game.status() == GameStatus::Active && game.to_act.contains(&seat);
+        let viewer = viewer_of(game, Some(seat));
+        let show = self.answer.map_or(Show::Status, |a| a.show);
+        let presented = self.state.present(viewer, self.names);
+        let (reply_to, choices) = match usize::try_from(seat) {
+            Ok(s) if waiting && show != Show::None => {
+                let (legal, groups) = self.state.choices(s, self.names);
+                let ticket = ReplyTicket::new(
+                    game.id,
+                    s,
+                    game.version,
+                    choices_fingerprint(legal.iter().map(|a| &a.action)),
+                    Utc::now(),
+                );
+                (Some(reply_address(ticket)), groups)
+            }
+            _ => (None, vec![]),
+        };
+        let waiting_for: Vec<String> = game
+            .to_act
+            .iter()
+            .filter(|s| **s != seat)
+            .map(|s| name_of(self.names, *s))
+            .collect();
+        let outcome = super::games::outcome_view(&game.outcome);
+        let (game_name, short_id) = (self.game_name, short(game.id));
+        let subject = match (self.notice, self.answer) {
+            (Notice::Answer, Some(a)) => format!("{game_name} {short_id}: {}", a.verdict),
+            (Notice::GameStarted, _) => format!("{game_name} {short_id}: the game has started"),
+            (Notice::GameOver, _) => format!("{game_name} {short_id}: game over"),
+            _ => format!("{game_name} {short_id}: your turn, {}", self.recipient),
+        };
+        let base = self.base_url;
+        let ctx = json!({
+            "kind": self.notice.kind(),
+            "recipient": self.recipient,
             "game_name": game_name,
-            "short_id": short(game.id),
+            "short_id": short_id,
             "game_id": game.id,
-            "seat": seat,
+            "version": game.version,
             "base_url": base,
             "game_url": format!("{base}/v1/games/{}", game.id),
-            "version": game.version,
+            "subject": subject,
             "seed_sha256": game.seed_sha256,
+            "answer": self.answer,
+            "show": show,
+            "presented": presented,
+            "since": self.since,
+            "since_more": self.since_more,
+            "choices": choices,
+            "reply": reply_to.is_some(),
+            "waiting_for": waiting_for,
+            "waiting": waiting,
+            "finished": finished,
+            "players": self.players
+                .iter()
+                .map(|p| json!({"seat": p.seat, "name": p.display_name}))
+                .collect::<Vec<_>>(),
+            "summary": outcome.as_ref().map(|o| o.summary.clone()),
+            "winners": outcome
+                .map(|o| o.winners.into_iter().map(|w| name_of(self.names, w)).collect::<Vec<_>>())
+                .unwrap_or_default(),
+            "seed": finished.then(|| hex::encode(&game.seed)),
+            "history": self.history,
+            "commands": notify::reply_text::Command::ALL
+                .iter()
+                .map(|(w, _)| *w)
+                .collect::<Vec<_>>(),
+            "unsubscribe_url": self.unsubscribe_url,
         });
-        let subject = match notice {
-            Notice::YourTurn => {
-                let actions: Vec<Value> = usize::try_from(seat)
-                    .map(|s| state.legal_actions(s))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, a)| json!({"n": i + 1, "description": a.description, "json": a.action.to_string()}))
-                    .collect();
-                ctx["first_action"] = actions
-                    .first()
-                    .map(|a| a["json"].clone())
-                    .unwrap_or(Value::String("…".into()));
-                ctx["actions"] = Value::Array(actions);
-                ctx["view"] = Value::String(pretty(&state.view(viewer)));
-                format!(
-                    "{game_name} {}: your turn, {}",
-                    short(game.id),
-                    user.display_name
-                )
-            }
-            Notice::GameStarted => {
-                ctx["players"] = Value::Array(
-                    players
-                        .iter()
-                        .map(|p| json!({"seat": p.seat, "name": p.display_name}))
-                        .collect(),
-                );
-                ctx["your_turn"] = Value::Bool(game.to_act.contains(&seat));
-                ctx["view"] = Value::String(pretty(&state.view(viewer)));
-                format!("{game_name} {}: the game has started", short(game.id))
-            }
-            Notice::GameOver => {
-                let outcome = super::games::outcome_view(&game.outcome);
-                ctx["summary"] = Value::String(
-                    outcome
-                        .as_ref()
-                        .map(|o| o.summary.clone())
-                        .unwrap_or_default(),
-                );
-                ctx["winners"] = Value::Array(
-                    outcome
-                        .map(|o| {
-                            o.winners
-                                .into_iter()
-                                .map(|w| Value::String(name_of(w)))
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                );
-                ctx["seed"] = Value::String(hex::encode(&game.seed));
-                format!("{game_name} {}: game over", short(game.id))
-            }
-        };
-        let unsubscribe = unsubscribe_url(svc, user.id)?;
-        ctx["unsubscribe_url"] = Value::String(unsubscribe.clone());
-        ctx["subject"] = Value::String(subject.clone());
-        let (text, html) = templates::render(notice.kind(), &ctx)?;
-        let mail = Mail {
-            to: user.email.clone(),
+        let (text, html) = templates::render("game", &ctx)?;
+        Ok(Mail {
+            to: self.to.to_owned(),
             subject,
             text,
             html,
-            thread: Some(thread.clone()),
-            unsubscribe: Some(unsubscribe),
-        };
-        rows.push(outbox_row(
-            svc,
-            Some(game.id),
-            Some(user.id),
-            notice.kind(),
-            mail,
-        )?);
+            thread: Some(self.thread.clone()),
+            unsubscribe: Some(self.unsubscribe_url.to_owned()),
+            reply_to,
+        })
     }
-    Ok(rows)
+}
+
+/// The players' display names by seat ("" for an empty seat).
+pub fn names_by_seat(game: &Game, players: &[SeatPlayer]) -> Vec<String> {
+    (0..game.seat_count)
+        .map(|s| {
+            players
+                .iter()
+                .find(|p| p.seat == s)
+                .map(|p| p.display_name.clone())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn name_of(names: &[String], seat: i32) -> String {
+    usize::try_from(seat)
+        .map(|s| present::seat_name(names, s))
+        .unwrap_or_else(|_| format!("seat {seat}"))
+}
+
+/// The log as `viewer` may see it, one line per entry; the latest kept when it is long.
+fn history_lines(events: &[Event], viewer: Viewer, names: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = vec![];
+    let mut size = 0;
+    for e in events.iter().rev() {
+        let line = format!(
+            "{}. {}",
+            e.seq,
+            present::name_seats(&event_view(e, viewer).description, names)
+        );
+        size += line.len() + 1;
+        if size > HISTORY_BYTES {
+            lines.push(format!(
+                "({} earlier entries: the whole log is in the API)",
+                e.seq
+            ));
+            break;
+        }
+        lines.push(line);
+    }
+    lines.reverse();
+    lines
+}
+
+/// The worker's composer: game mail from the services.
+pub struct GameMail(pub Services);
+
+impl notify::Composer for GameMail {
+    fn compose<'a>(
+        &'a self,
+        row: &'a OutboxRow,
+        c: &'a Compose,
+    ) -> BoxFuture<'a, anyhow::Result<Composed>> {
+        Box::pin(async move { compose(&self.0, row, c).await.map_err(anyhow::Error::from) })
+    }
 }
 
 /// Whether `user` gets game mail of `kind` now.
@@ -248,6 +414,7 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         html,
         thread: None,
         unsubscribe: None,
+        reply_to: None,
     };
     outbox_row(svc, None, Some(user.id), "verify_email", mail)
 }
@@ -281,11 +448,9 @@ pub fn invitation_mail(
         subject,
         text,
         html,
-        thread: Some(notify::message_id(
-            &format!("turnpost.game.{}", game.id.simple()),
-            &svc.mail.from,
-        )),
+        thread: Some(thread_id(svc, game.id)),
         unsubscribe: None,
+        reply_to: None,
     };
     outbox_row(svc, Some(game.id), None, "invitation", mail)
 }

@@ -2,6 +2,7 @@
 
 pub mod chance;
 pub mod games;
+pub mod inbound;
 pub mod invitations;
 pub mod mail;
 pub mod submit;
@@ -20,7 +21,10 @@ pub struct Services {
     pub pool: Pool,
     pub rules: Arc<Registry>,
     pub jwt: Jwt,
+    /// Signs the reply addresses of turn mail.
+    pub replies: crate::auth::reply::ReplySigner,
     pub mail: mail::MailConfig,
+    pub inbound: inbound::InboundConfig,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.

@@ -11,9 +11,9 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::games::{event_view, seat_of, state_view, viewer_of};
-use super::mail::Notice;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
+use crate::notify::{Compose, Notice};
 use crate::rules::{Actor, Applied, GameState, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
 use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer, User};
@@ -151,7 +151,7 @@ impl Play {
         before_to_act: &[i32],
         players: &[SeatPlayer],
         users: &[User],
-        mut notices: Vec<(i32, Notice)>,
+        mut notices: Vec<(i32, Compose)>,
     ) -> Result<()> {
         let (status, to_act, outcome) = match self.state.waiting() {
             Waiting::Players(seats) => (
@@ -181,14 +181,18 @@ impl Play {
             );
             self.events.push(ended);
             self.next_seq += 1;
-            notices.extend(players.iter().map(|p| (p.seat, Notice::GameOver)));
+            notices.extend(
+                players
+                    .iter()
+                    .map(|p| (p.seat, Compose::notice(p.seat, Notice::GameOver))),
+            );
         }
         // One mail per wait: only seats that were not already waiting.
         notices.extend(
             to_act
                 .iter()
                 .filter(|s| !before_to_act.contains(s))
-                .map(|s| (*s, Notice::YourTurn)),
+                .map(|s| (*s, Compose::notice(*s, Notice::YourTurn))),
         );
         let snapshot = self.state.to_json();
         let version = self.next_seq - 1;
@@ -206,8 +210,7 @@ impl Play {
         game.outcome = outcome_json;
         game.updated_at = self.now;
         game.waiting_since = waiting_since;
-        let mail =
-            super::mail::game_mail(svc, game, players, users, self.state.as_ref(), &notices)?;
+        let mail = super::mail::game_mail(svc, game, players, users, &notices)?;
         let change = GameUpdate {
             status: status.as_str(),
             version,
@@ -291,27 +294,17 @@ pub async fn submit(
                 });
             }
             let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
-            if game.status() != GameStatus::Active {
-                return Err(ServiceError::WrongStatus(game.status.clone()));
-            }
-            let snapshot = game.state.as_ref().ok_or_else(|| {
-                ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
-            })?;
-            let rules = svc
-                .rules
-                .get(&game.ruleset)
-                .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
-            let state = rules
-                .load(snapshot)
-                .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
-            let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
-            let mut play = Play::new(&game, state, game.version + 1, Utc::now());
-            for (index, action) in actions.iter().enumerate() {
-                play.play(seat_index, index, action)?;
-            }
-            let before = game.to_act.clone();
-            play.commit(svc, conn, &mut game, &before, &players, &users, vec![])
-                .await?;
+            let play = act(
+                svc,
+                conn,
+                &mut game,
+                &players,
+                &users,
+                seat,
+                actions,
+                vec![],
+            )
+            .await?;
             let viewer = viewer_of(&game, Some(seat));
             let result = SubmitResult {
                 version: game.version,
@@ -326,6 +319,44 @@ pub async fn submit(
         })
         .await?;
     Ok(result)
+}
+
+/// Plays `actions` for `seat` in `game` (locked by the caller, with its players and their
+/// accounts) and commits the turn: the one path every move takes, by API or by mail.
+/// `notices` adds mail for the committed game (the answer to a mail that made the move).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn act(
+    svc: &Services,
+    conn: &mut Conn,
+    game: &mut Game,
+    players: &[SeatPlayer],
+    users: &[User],
+    seat: i32,
+    actions: &[Value],
+    notices: Vec<(i32, Compose)>,
+) -> Result<Play> {
+    if game.status() != GameStatus::Active {
+        return Err(ServiceError::WrongStatus(game.status.clone()));
+    }
+    let snapshot = game.state.as_ref().ok_or_else(|| {
+        ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
+    })?;
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+    let state = rules
+        .load(snapshot)
+        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+    let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
+    let mut play = Play::new(game, state, game.version + 1, Utc::now());
+    for (index, action) in actions.iter().enumerate() {
+        play.play(seat_index, index, action)?;
+    }
+    let before = game.to_act.clone();
+    play.commit(svc, conn, game, &before, players, users, notices)
+        .await?;
+    Ok(play)
 }
 
 /// The channel on which every committed turn is announced as `<game id>:<version>` (the

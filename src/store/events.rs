@@ -33,6 +33,36 @@ pub async fn page(conn: &mut Conn, game: Uuid, after: i64, limit: i64) -> QueryR
         .await
 }
 
+/// The last `limit` entries with `seq > after`, in order, and how many such entries there
+/// are in all (for "since your last mail", which shows the latest and counts the rest).
+pub async fn latest_after(
+    conn: &mut Conn,
+    game: Uuid,
+    after: i64,
+    limit: i64,
+) -> QueryResult<(Vec<Event>, i64)> {
+    let mut entries: Vec<Event> = game_events::table
+        .filter(game_events::game_id.eq(game))
+        .filter(game_events::seq.gt(after))
+        .order(game_events::seq.desc())
+        .limit(limit)
+        .select(Event::as_select())
+        .load(conn)
+        .await?;
+    entries.reverse();
+    let total = if (entries.len() as i64) < limit {
+        entries.len() as i64
+    } else {
+        game_events::table
+            .filter(game_events::game_id.eq(game))
+            .filter(game_events::seq.gt(after))
+            .count()
+            .get_result(conn)
+            .await?
+    };
+    Ok((entries, total))
+}
+
 /// The whole log of a game, in order.
 pub async fn all(conn: &mut Conn, game: Uuid) -> QueryResult<Vec<Event>> {
     game_events::table

@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod events;
 pub mod games;
 pub mod idempotency;
+pub mod inbound;
 pub mod invitations;
 pub mod models;
 pub mod outbox;

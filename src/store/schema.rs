@@ -101,6 +101,25 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    mail_shown (game_id, user_id) {
+        game_id -> Uuid,
+        user_id -> Uuid,
+        version -> Int8,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    inbound_mail (message_id) {
+        message_id -> Text,
+        received_at -> Timestamptz,
+        verdict -> Text,
+        game_id -> Nullable<Uuid>,
+        user_id -> Nullable<Uuid>,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -110,5 +129,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     seats,
     game_events,
     outbox,
-    idempotency_keys
+    idempotency_keys,
+    mail_shown,
+    inbound_mail
 );

@@ -67,6 +67,8 @@ pub struct TestApp {
     pub settings: Settings,
     pub database_url: String,
     pub client: reqwest::Client,
+    /// The inbound SMTP listener's port, when the settings turn it on.
+    pub inbound_port: Option<u16>,
     _data_dir: tempfile::TempDir,
 }
 
@@ -94,12 +96,14 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
         .await
         .expect("build the application");
     let base = format!("http://127.0.0.1:{}", app.port());
+    let inbound_port = app.inbound_port();
     tokio::spawn(app.run());
     TestApp {
         base,
         settings,
         database_url,
         client: reqwest::Client::new(),
+        inbound_port,
         _data_dir: data_dir,
     }
 }

@@ -121,21 +121,43 @@ async fn a_whole_game_sends_exactly_the_expected_mail() {
     drain(&app).await;
     let mails: Vec<Received> = smtp.received()[before..].to_vec();
 
-    // Ann: the start, one "your turn" per wait, the end.
+    // Ann: the start, one "your turn" row per wait, the end. A turn mail is composed when it
+    // is sent: one whose wait is already over, or whose version the start mail already
+    // showed, is skipped, never sent twice.
     let ann_mail = to(&mails, &ann);
     let subjects =
         |ms: &[Received], needle: &str| ms.iter().filter(|m| m.subject().contains(needle)).count();
     assert_eq!(subjects(&ann_mail, "has started"), 1);
-    assert_eq!(
-        subjects(&ann_mail, "your turn, Ann"),
-        waits[0],
-        "one mail per wait"
-    );
     assert_eq!(subjects(&ann_mail, "game over"), 1);
-    assert_eq!(ann_mail.len(), waits[0] + 2);
+    let rows = |who: &Player, status: &str| {
+        format!(
+            "kind = 'your_turn' AND to_address = '{}' AND status {status}",
+            who.email
+        )
+    };
+    assert_eq!(
+        count_where(&app, &rows(&ann, "IS NOT NULL")).await as usize,
+        waits[0],
+        "one turn mail per wait"
+    );
+    assert_eq!(
+        count_where(&app, &rows(&ann, "NOT IN ('sent', 'skipped')")).await,
+        0
+    );
+    let ann_turns = count_where(&app, &rows(&ann, "= 'sent'")).await as usize;
+    assert_eq!(subjects(&ann_mail, "your turn, Ann"), ann_turns);
+    assert!(ann_turns > 0);
+    assert_eq!(ann_mail.len(), ann_turns + 2);
     // Bob: turns only.
     let bob_mail = to(&mails, &bob);
-    assert_eq!(bob_mail.len(), waits[1]);
+    assert_eq!(
+        count_where(&app, &rows(&bob, "IS NOT NULL")).await as usize,
+        waits[1]
+    );
+    assert_eq!(
+        bob_mail.len(),
+        count_where(&app, &rows(&bob, "= 'sent'")).await as usize
+    );
     assert!(
         bob_mail
             .iter()
@@ -179,15 +201,28 @@ async fn a_whole_game_sends_exactly_the_expected_mail() {
             "List-Unsubscribe=One-Click"
         );
     }
-    // A turn mail shows numbered actions, how to act and the game's link.
-    let turn = ann_mail
+    // A turn mail shows numbered choices, how to answer, a signed reply address and the
+    // game's link; no JSON.
+    let turn_mail = ann_mail
         .iter()
-        .find(|m| m.subject().contains("your turn"))
-        .unwrap()
-        .body_text();
+        .find(|m| m.header("Reply-To").is_some())
+        .expect("a mail asking Ann for a decision");
+    let turn = turn_mail.body_text();
     assert!(turn.contains("1. "), "{turn}");
-    assert!(turn.contains(&format!("http://turnpost.test/v1/games/{game}/actions")));
-    assert!(turn.contains("expected_version"));
+    assert!(
+        turn.contains("Reply to this mail with the number of your choice"),
+        "{turn}"
+    );
+    assert!(turn.contains(&format!("http://turnpost.test/v1/games/{game}")));
+    assert!(
+        !turn.contains("{\""),
+        "no JSON in a mail: {:?}",
+        turn.lines()
+            .filter(|l| l.contains("{\""))
+            .collect::<Vec<_>>()
+    );
+    let reply_to = turn_mail.header("Reply-To").unwrap();
+    assert!(reply_to.contains("turnpost+"), "{reply_to}");
     // The game-over mail reveals the seed.
     let over = ann_mail
         .iter()
@@ -325,6 +360,7 @@ fn queued_mail(n: usize, tag: &str) -> Vec<NewOutbox> {
                 html: format!("<p>message {i}</p>"),
                 thread: None,
                 unsubscribe: None,
+                reply_to: None,
             };
             NewOutbox {
                 game_id: None,

@@ -12,6 +12,7 @@
 mod actions;
 mod data;
 mod flow;
+mod present;
 #[cfg(test)]
 mod secrets;
 mod state;
@@ -96,6 +97,19 @@ impl Ruleset for BagOfFate {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
+        present::present(state, viewer, names)
+    }
+
+    fn choices(
+        state: &State,
+        seat: Seat,
+        actions: &[Action],
+        names: &[String],
+    ) -> Vec<crate::rules::ChoiceGroup> {
+        present::choices(state, seat, actions, names)
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a trade or a

@@ -273,6 +273,7 @@ impl<R: Secrets> Playout<'_, R> {
                     if actions.is_empty() {
                         continue;
                     }
+                    check_choices::<R>(&self.state, s, actions);
                     if let Some(d) =
                         R::default_action(&self.state, s).filter(|d| !actions.contains(d))
                     {
@@ -443,6 +444,50 @@ impl<R: Secrets> Playout<'_, R> {
 }
 
 /// The action's JSON, once checked to read back as the same action (the log stores JSON).
+/// The largest presentation (table and choices) a person may be sent: mail stays well under
+/// the ~102 KB at which Gmail clips a message, with room for the log and the HTML part.
+const MAX_PRESENTED_BYTES: usize = 40_000;
+
+/// The presenter numbers every legal action of `seat` exactly once, in one-line labels, and
+/// its table and choices stay small enough for a mail.
+fn check_choices<R: Secrets>(state: &R::State, seat: Seat, actions: &[R::Action]) {
+    let names = super::secrets::names();
+    let groups = R::choices(state, seat, actions, &names);
+    let mut numbers: Vec<usize> = groups
+        .iter()
+        .flat_map(|g| g.choices.iter().map(|c| c.number))
+        .collect();
+    numbers.sort_unstable();
+    let expected: Vec<usize> = (1..=actions.len()).collect();
+    assert!(
+        numbers == expected,
+        "the choices of seat {seat} number {numbers:?}, not each of 1..={} once: {groups:?}",
+        actions.len()
+    );
+    for group in &groups {
+        assert!(
+            !group.title.contains(['\n', '\r']),
+            "a choice group title of seat {seat} spans lines: {:?}",
+            group.title
+        );
+        for choice in &group.choices {
+            assert!(
+                !choice.label.trim().is_empty(),
+                "choice {} of seat {seat} has no label",
+                choice.number
+            );
+            one_line(&choice.label, || {
+                format!("choice {} of seat {seat}", choice.number)
+            });
+        }
+    }
+    let size = super::secrets::presented::<R>(state, Viewer::Seat(seat)).len();
+    assert!(
+        size <= MAX_PRESENTED_BYTES,
+        "seat {seat}'s table and choices take {size} bytes, over {MAX_PRESENTED_BYTES}"
+    );
+}
+
 fn round_trip<R: Ruleset>(action: &R::Action) -> Value {
     let json = to_json(action);
     let back = serde_json::from_value::<R::Action>(json.clone());

@@ -53,6 +53,16 @@ pub(super) fn check_state<R: Secrets>(
         {
             name_the_leak::<R>(state, seats, viewer, &|s| offered::<R>(s, seat));
         }
+        if presented::<R>(&all, viewer).matches(marker).count()
+            != presented::<R>(&own, viewer).matches(marker).count()
+        {
+            name_the_leak::<R>(state, seats, viewer, &|s| presented::<R>(s, viewer));
+        }
+    }
+    if presented::<R>(&all, Viewer::Spectator).contains(marker) {
+        name_the_leak::<R>(state, seats, Viewer::Spectator, &|s| {
+            presented::<R>(s, Viewer::Spectator)
+        });
     }
     if markers(&R::view(&all, Viewer::Spectator), marker) > 0 {
         name_the_leak::<R>(state, seats, Viewer::Spectator, &|s| {
@@ -106,6 +116,24 @@ fn decimal(i: i64, buf: &mut [u8; 20]) -> &[u8] {
 
 fn count_in(text: &[u8], marker: &[u8]) -> usize {
     text.windows(marker.len()).filter(|w| *w == marker).count()
+}
+
+/// Names for presenters in the suite: plain words that no marker matches.
+pub(super) const NAMES: [&str; 6] = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"];
+
+pub(super) fn names() -> Vec<String> {
+    NAMES.iter().map(|n| (*n).to_owned()).collect()
+}
+
+/// What a person at `viewer` reads: the presenter's table and, for a seat, its choices.
+pub(super) fn presented<R: Secrets>(state: &R::State, viewer: Viewer) -> String {
+    let names = names();
+    let mut text = format!("{:?}", R::present(state, viewer, &names));
+    if let Viewer::Seat(seat) = viewer {
+        let actions = R::legal_actions(state, seat);
+        text.push_str(&format!("{:?}", R::choices(state, seat, &actions, &names)));
+    }
+    text
 }
 
 /// The actions offered to `seat` (and its default action) as it sees them: JSON and description.

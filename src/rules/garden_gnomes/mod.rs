@@ -13,6 +13,7 @@
 mod actions;
 mod data;
 mod flow;
+mod present;
 #[cfg(test)]
 mod secrets;
 mod state;
@@ -195,6 +196,19 @@ impl Ruleset for GardenGnomes {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
+        present::present(state, viewer, names)
+    }
+
+    fn choices(
+        state: &State,
+        seat: Seat,
+        actions: &[Action],
+        names: &[String],
+    ) -> Vec<crate::rules::ChoiceGroup> {
+        present::choices(state, seat, actions, names)
     }
 
     /// When a deadline passes: end the movement; otherwise the first listed choice (the

@@ -15,6 +15,7 @@ mod call;
 mod cast;
 mod combat;
 pub mod data;
+mod present;
 mod setup;
 mod solo;
 mod state;
@@ -227,6 +228,19 @@ impl Ruleset for GnomesAndWizards {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
+        present::present(state, viewer, names)
+    }
+
+    fn choices(
+        state: &State,
+        seat: Seat,
+        actions: &[Action],
+        names: &[String],
+    ) -> Vec<crate::rules::ChoiceGroup> {
+        present::choices(state, seat, actions, names)
     }
 
     /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,

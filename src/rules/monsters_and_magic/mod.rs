@@ -17,6 +17,7 @@ mod flow;
 mod legal;
 mod movement;
 mod powers;
+mod present;
 #[cfg(test)]
 mod secrets;
 mod state;
@@ -175,6 +176,19 @@ impl Ruleset for MonstersAndMagic {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
+        present::present(state, viewer, names)
+    }
+
+    fn choices(
+        state: &State,
+        seat: Seat,
+        actions: &[Action],
+        names: &[String],
+    ) -> Vec<crate::rules::ChoiceGroup> {
+        present::choices(state, seat, actions, names)
     }
 
     /// When a deadline passes: play no more cards, end the movement phase, end the turn,

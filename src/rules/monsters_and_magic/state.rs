@@ -71,9 +71,15 @@ impl Pos {
     }
 }
 
+/// A space in words, as descriptions, errors and mail name it: a chess square, column a–h
+/// from x and row 1–8 from y (`[0,0]` is a1, `[3,5]` is d6); off the board, `[x,y]`.
 impl std::fmt::Display for Pos {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "[{},{}]", self.0, self.1)
+        if self.on_board() {
+            write!(f, "{}{}", char::from(b'a' + self.0), u16::from(self.1) + 1)
+        } else {
+            write!(f, "[{},{}]", self.0, self.1)
+        }
     }
 }
 

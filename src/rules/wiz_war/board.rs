@@ -20,6 +20,17 @@ const SECTORS_TXT: &str = include_str!("data/sectors.txt");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos(pub i8, pub i8);
 
+/// A square in words, as descriptions and mail name it: column a, b, … from x (west to east)
+/// and row 1, 2, … from y (north to south), so `[0,0]` is a1 and `[2,3]` is c4.
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (u8::try_from(self.0), u8::try_from(self.1)) {
+            (Ok(x), Ok(y)) if x < 26 => write!(f, "{}{}", char::from(b'a' + x), u16::from(y) + 1),
+            _ => write!(f, "[{},{}]", self.0, self.1),
+        }
+    }
+}
+
 impl Pos {
     pub fn step(self, d: Dir) -> Pos {
         let (dx, dy) = d.delta();

@@ -18,6 +18,7 @@ mod cards;
 mod cast;
 mod effects;
 mod flow;
+mod present;
 #[cfg(test)]
 mod secrets;
 mod sight;
@@ -162,6 +163,19 @@ impl Ruleset for WizWar {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
+        present::present(state, viewer, names)
+    }
+
+    fn choices(
+        state: &State,
+        seat: Seat,
+        actions: &[Action],
+        names: &[String],
+    ) -> Vec<crate::rules::ChoiceGroup> {
+        present::choices(state, seat, actions, names)
     }
 
     /// When a deadline passes: pass in a window, take back a spell being cast, end the move,

@@ -5,6 +5,7 @@ mod characters;
 mod conformance;
 mod hidden;
 mod playout;
+mod present;
 mod refusals;
 mod sets;
 mod setup;

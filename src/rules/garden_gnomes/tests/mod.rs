@@ -9,6 +9,7 @@ mod json_game;
 mod movement;
 mod objectives;
 mod playout;
+mod present;
 mod refusals;
 mod setup;
 

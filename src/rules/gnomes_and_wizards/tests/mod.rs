@@ -7,6 +7,7 @@ mod calls;
 mod conformance;
 mod docs;
 mod playout;
+mod present;
 mod solo;
 mod variants;
 

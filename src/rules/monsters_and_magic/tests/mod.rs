@@ -9,6 +9,7 @@ mod movement;
 mod phases;
 mod playout;
 mod powers;
+mod present;
 mod refusals;
 mod setup;
 mod victory;

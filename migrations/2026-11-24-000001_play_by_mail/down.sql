@@ -1,0 +1,2 @@
+DROP TABLE inbound_mail;
+DROP TABLE mail_shown;

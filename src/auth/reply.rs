@@ -1,0 +1,301 @@
+//! Reply tokens: the signed part of a turn mail's `Reply-To` address
+//! (`<local>+<token>@<domain>`), bound to the recipient, the game, the seat and the version
+//! (and the numbered choices) that mail showed.
+//!
+//! An address's local part may hold at most 64 characters (RFC 5321 §4.5.3.1.1) and may be
+//! lower-cased on the way, so a token is compact binary in lower-case base32: the game (16
+//! bytes), the seat (1), the version (4), a fingerprint of the numbered choices (3), the day it
+//! was issued (2), and a MAC (6: HMAC-SHA256 over the recipient's id and all of the above,
+//! with a key derived from the server secret; 2^48 guesses to forge one, each a mail). 32
+//! bytes, 52 characters, which leaves 11 for the reply address's own local part ([`MAX_LOCAL`]).
+//! The recipient is not in the token: it is whoever holds the seat, and the MAC fails if that
+//! is someone else.
+
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+type HmacSha256 = Hmac<Sha256>;
+
+const FINGERPRINT: usize = 3;
+const BODY: usize = 16 + 1 + 4 + FINGERPRINT + 2;
+const MAC: usize = 6;
+/// The characters of a token (base32 of `BODY + MAC` bytes).
+pub const TOKEN_CHARS: usize = ((BODY + MAC) * 8).div_ceil(5);
+/// The longest local part a reply address may have: a token and a `+` must still fit in the
+/// 64 characters RFC 5321 allows.
+pub const MAX_LOCAL: usize = 64 - 1 - TOKEN_CHARS;
+/// Tokens are good for this many days after the mail was sent.
+pub const TTL_DAYS: i64 = 90;
+
+/// Days since 2020-01-01 (the token's clock).
+fn day(at: DateTime<Utc>) -> i64 {
+    (at.timestamp() - 1_577_836_800).div_euclid(86_400)
+}
+
+/// What a reply token says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplyTicket {
+    pub game: Uuid,
+    pub seat: u8,
+    pub version: u32,
+    /// [`choices_fingerprint`] of the numbered choices the mail showed.
+    pub choices: [u8; FINGERPRINT],
+    /// The day the mail was written ([`day`]).
+    pub issued: u16,
+}
+
+/// Why a token is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    #[error("the reply address is not one of ours")]
+    Malformed,
+    #[error("the reply address was not signed for this player")]
+    BadSignature,
+    #[error("the reply address has expired")]
+    Expired,
+}
+
+/// Signs and checks reply tokens.
+#[derive(Clone)]
+pub struct ReplySigner {
+    key: [u8; 32],
+}
+
+/// A fingerprint of a numbered list of choices (their JSON, in order): a reply to an older
+/// mail is still good if the list it answered is the list now.
+pub fn choices_fingerprint<'a>(
+    actions: impl IntoIterator<Item = &'a serde_json::Value>,
+) -> [u8; FINGERPRINT] {
+    let mut h = Sha256::new();
+    for a in actions {
+        h.update(a.to_string().as_bytes());
+        h.update(b"\n");
+    }
+    let digest = h.finalize();
+    let mut out = [0u8; FINGERPRINT];
+    out.copy_from_slice(&digest[..FINGERPRINT]);
+    out
+}
+
+/// An HMAC-SHA256 of `parts` under `key` (HMAC takes keys of any length, so this cannot fail).
+#[allow(clippy::expect_used)]
+fn hmac(key: &[u8], parts: &[&[u8]]) -> HmacSha256 {
+    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes any key length");
+    for part in parts {
+        mac.update(part);
+    }
+    mac
+}
+
+impl ReplySigner {
+    /// A signer whose key is derived from the server secret (so no second secret to keep).
+    pub fn new(secret: &[u8]) -> Self {
+        let mut key = [0u8; 32];
+        key.copy_from_slice(
+            &hmac(secret, &[b"turnpost reply-to tokens v1"])
+                .finalize()
+                .into_bytes(),
+        );
+        ReplySigner { key }
+    }
+
+    fn mac(&self, user: Uuid, body: &[u8]) -> [u8; MAC] {
+        let full = hmac(&self.key, &[user.as_bytes(), body])
+            .finalize()
+            .into_bytes();
+        let mut out = [0u8; MAC];
+        out.copy_from_slice(&full[..MAC]);
+        out
+    }
+
+    /// The token for `user` answering `ticket`.
+    pub fn sign(&self, user: Uuid, ticket: &ReplyTicket) -> String {
+        let mut bytes = Vec::with_capacity(BODY + MAC);
+        bytes.extend_from_slice(ticket.game.as_bytes());
+        bytes.push(ticket.seat);
+        bytes.extend_from_slice(&ticket.version.to_be_bytes());
+        bytes.extend_from_slice(&ticket.choices);
+        bytes.extend_from_slice(&ticket.issued.to_be_bytes());
+        let mac = self.mac(user, &bytes);
+        bytes.extend_from_slice(&mac);
+        data_encoding::BASE32_NOPAD
+            .encode(&bytes)
+            .to_ascii_lowercase()
+    }
+
+    /// The ticket of a token, unchecked: which game and seat it names (to find who holds the
+    /// seat). Use [`ReplySigner::verify`] before acting on it.
+    pub fn read(token: &str) -> Result<ReplyTicket, TokenError> {
+        let bytes = data_encoding::BASE32_NOPAD
+            .decode(token.trim().to_ascii_uppercase().as_bytes())
+            .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() != BODY + MAC {
+            return Err(TokenError::Malformed);
+        }
+        let take = |from: usize, n: usize| bytes.get(from..from + n).ok_or(TokenError::Malformed);
+        let game = Uuid::from_slice(take(0, 16)?).map_err(|_| TokenError::Malformed)?;
+        let seat = *take(16, 1)?.first().ok_or(TokenError::Malformed)?;
+        let mut version = [0u8; 4];
+        version.copy_from_slice(take(17, 4)?);
+        let mut choices = [0u8; FINGERPRINT];
+        choices.copy_from_slice(take(21, FINGERPRINT)?);
+        let mut issued = [0u8; 2];
+        issued.copy_from_slice(take(21 + FINGERPRINT, 2)?);
+        Ok(ReplyTicket {
+            game,
+            seat,
+            version: u32::from_be_bytes(version),
+            choices,
+            issued: u16::from_be_bytes(issued),
+        })
+    }
+
+    /// The ticket, if `token` was signed by us for `user` and has not expired at `now`.
+    pub fn verify(
+        &self,
+        token: &str,
+        user: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<ReplyTicket, TokenError> {
+        let ticket = Self::read(token)?;
+        let bytes = data_encoding::BASE32_NOPAD
+            .decode(token.trim().to_ascii_uppercase().as_bytes())
+            .map_err(|_| TokenError::Malformed)?;
+        let (body, mac) = bytes.split_at(BODY);
+        hmac(&self.key, &[user.as_bytes(), body])
+            .verify_truncated_left(mac)
+            .map_err(|_| TokenError::BadSignature)?;
+        let age = day(now) - i64::from(ticket.issued);
+        if !(-1..=TTL_DAYS).contains(&age) {
+            return Err(TokenError::Expired);
+        }
+        Ok(ticket)
+    }
+}
+
+impl ReplyTicket {
+    pub fn new(
+        game: Uuid,
+        seat: usize,
+        version: i64,
+        choices: [u8; FINGERPRINT],
+        now: DateTime<Utc>,
+    ) -> Self {
+        ReplyTicket {
+            game,
+            seat: u8::try_from(seat).unwrap_or(u8::MAX),
+            version: u32::try_from(version).unwrap_or(u32::MAX),
+            choices,
+            issued: u16::try_from(day(now).max(0)).unwrap_or(u16::MAX),
+        }
+    }
+}
+
+/// `local+token@domain` for a reply address `local@domain`.
+pub fn address(reply_to: &str, token: &str) -> String {
+    match reply_to.rsplit_once('@') {
+        Some((local, domain)) => format!("{local}+{token}@{domain}"),
+        None => format!("{reply_to}+{token}"),
+    }
+}
+
+/// The token in `address` if it is `local+token@domain` for our reply address
+/// `local@domain` (compared without case).
+pub fn token_in<'a>(address: &'a str, reply_to: &str) -> Option<&'a str> {
+    let address = address.trim().trim_start_matches('<').trim_end_matches('>');
+    let (ours_local, ours_domain) = reply_to.rsplit_once('@')?;
+    let (local, domain) = address.rsplit_once('@')?;
+    if !domain.eq_ignore_ascii_case(ours_domain) {
+        return None;
+    }
+    let (base, token) = local.split_once('+')?;
+    base.eq_ignore_ascii_case(ours_local).then_some(token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ticket(now: DateTime<Utc>) -> ReplyTicket {
+        ReplyTicket::new(Uuid::new_v4(), 2, 41, [1, 2, 3], now)
+    }
+
+    #[test]
+    fn a_token_fits_an_address_and_reads_back() {
+        let signer = ReplySigner::new(b"0123456789abcdef0123456789abcdef");
+        let user = Uuid::new_v4();
+        let now = Utc::now();
+        let t = ticket(now);
+        let token = signer.sign(user, &t);
+        let addr = address("play@turnpost.example", &token);
+        assert_eq!(token.len(), TOKEN_CHARS);
+        let longest = address(&format!("{}@x.example", "l".repeat(MAX_LOCAL)), &token);
+        assert_eq!(longest.split('@').next().unwrap().len(), 64);
+        assert!(longest.parse::<lettre::Address>().is_ok(), "{longest}");
+        assert_eq!(token, token.to_ascii_lowercase());
+        assert_eq!(
+            token_in(&addr, "play@turnpost.example"),
+            Some(token.as_str())
+        );
+        // Relays may upper-case an address.
+        let upper = token.to_ascii_uppercase();
+        assert_eq!(signer.verify(&upper, user, now), Ok(t));
+        assert_eq!(
+            token_in(
+                &format!("<PLAY+{upper}@TurnPost.Example>"),
+                "play@turnpost.example"
+            ),
+            Some(upper.as_str())
+        );
+        assert_eq!(token_in(&addr, "other@turnpost.example"), None);
+        assert_eq!(
+            token_in("play@turnpost.example", "play@turnpost.example"),
+            None
+        );
+    }
+
+    #[test]
+    fn forged_altered_foreign_and_expired_tokens_are_refused() {
+        let signer = ReplySigner::new(b"0123456789abcdef0123456789abcdef");
+        let user = Uuid::new_v4();
+        let now = Utc::now();
+        let token = signer.sign(user, &ticket(now));
+        let other_key = ReplySigner::new(b"another key, another key, another");
+        assert_eq!(
+            other_key.verify(&token, user, now),
+            Err(TokenError::BadSignature)
+        );
+        assert_eq!(
+            signer.verify(&token, Uuid::new_v4(), now),
+            Err(TokenError::BadSignature)
+        );
+        // Every single-character change is refused.
+        for i in 0..token.len() {
+            let mut t: Vec<u8> = token.clone().into_bytes();
+            t[i] = if t[i] == b'a' { b'b' } else { b'a' };
+            let altered = String::from_utf8(t).unwrap();
+            assert!(
+                signer.verify(&altered, user, now).is_err(),
+                "altered at {i}"
+            );
+        }
+        let later = now + chrono::Duration::days(TTL_DAYS + 2);
+        assert_eq!(signer.verify(&token, user, later), Err(TokenError::Expired));
+        assert_eq!(
+            signer.verify("not a token", user, now),
+            Err(TokenError::Malformed)
+        );
+        assert_eq!(signer.verify("", user, now), Err(TokenError::Malformed));
+    }
+
+    #[test]
+    fn the_fingerprint_follows_the_list_and_its_order() {
+        let a = serde_json::json!({"play": 1});
+        let b = serde_json::json!({"play": 2});
+        assert_eq!(choices_fingerprint([&a, &b]), choices_fingerprint([&a, &b]));
+        assert_ne!(choices_fingerprint([&a, &b]), choices_fingerprint([&b, &a]));
+        assert_ne!(choices_fingerprint([&a]), choices_fingerprint([&a, &b]));
+    }
+}

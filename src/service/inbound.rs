@@ -1,0 +1,596 @@
+//! Inbound mail (DESIGN.md, "Reply to move"): a reply to a turn mail plays the move it
+//! names, through the same use case as an API submission, and is answered through the outbox.
+//!
+//! One receiver per message, as discourse's: it is recorded by Message-ID before anything
+//! else (a relay's second delivery changes nothing), auto-replies and bounces are recorded and
+//! never answered, the reply address's token names the game, seat and version the answered
+//! mail showed and is signed for the seat's player, and the sender must be that player's
+//! verified address. Every other message gets an answer: what was played, or why not, with
+//! the choices as they are now. Nothing of a message is logged but its Message-ID and verdict.
+
+use chrono::Utc;
+use diesel_async::AsyncConnection;
+use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::submit::act;
+use super::{Result, ServiceError, Services};
+use crate::auth::reply::{self, ReplySigner, ReplyTicket, TokenError, choices_fingerprint};
+use crate::notify::reply_text::{self, Answer as Typed, Command};
+use crate::notify::{Answer, Compose, Notice, Show};
+use crate::rules::{ChoiceGroup, LegalAction};
+use crate::store::models::{Game, SeatPlayer, User};
+use crate::store::{self, Conn};
+
+#[derive(Clone, Debug)]
+pub struct InboundConfig {
+    /// The bearer secret of `POST /v1/inbound/mail`; `None` refuses every request.
+    pub secret: Option<String>,
+    pub max_bytes: usize,
+}
+
+/// What became of an inbound message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The move was played; the answer confirms it.
+    Played,
+    /// The answer was read but refused (not a choice, not your turn, the list changed); the
+    /// answer says why and lists the choices now.
+    Refused,
+    /// A command (HELP, STATUS, HISTORY, UNSUBSCRIBE) was carried out and answered.
+    Command,
+    /// This Message-ID was handled before: nothing more was done.
+    Duplicate,
+    /// An automatic reply (RFC 3834 and the like): recorded, not answered, not played.
+    AutoReply,
+    /// A bounce or delivery report: recorded, not answered, not played.
+    Bounce,
+    /// The reply address carried no token, a malformed or forged one, or one for a seat the
+    /// signer no longer holds.
+    BadToken,
+    /// The token has expired; the player was sent the current state.
+    Expired,
+    /// The sender is not the verified address of the seat's player; the refusal went to that
+    /// player's verified address.
+    WrongSender,
+    /// Not a readable message.
+    Unreadable,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Played => "played",
+            Verdict::Refused => "refused",
+            Verdict::Command => "command",
+            Verdict::Duplicate => "duplicate",
+            Verdict::AutoReply => "auto_reply",
+            Verdict::Bounce => "bounce",
+            Verdict::BadToken => "bad_token",
+            Verdict::Expired => "expired",
+            Verdict::WrongSender => "wrong_sender",
+            Verdict::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// The result of receiving one message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Received {
+    pub message_id: String,
+    pub verdict: Verdict,
+}
+
+/// Receives one message: `raw` is RFC 5322; `envelope_from` is the SMTP reverse path when it
+/// came by SMTP (`""` for the null sender of bounces); `envelope_to` the SMTP recipients
+/// (empty over HTTP: the token is then looked for in the headers).
+pub async fn receive(
+    svc: &Services,
+    raw: &[u8],
+    envelope_from: Option<&str>,
+    envelope_to: &[String],
+) -> Result<Received> {
+    let parsed = MessageParser::default().parse(raw);
+    let message_id = parsed
+        .as_ref()
+        .and_then(|m| m.message_id())
+        .map(|id| format!("<{}>", id.trim_matches(['<', '>'])))
+        .unwrap_or_else(|| format!("sha256:{}", hex::encode(Sha256::digest(raw))));
+    let verdict = match &parsed {
+        None => record_only(svc, &message_id, Verdict::Unreadable).await?,
+        Some(msg) => match automatic(msg, envelope_from) {
+            Some(v) => record_only(svc, &message_id, v).await?,
+            None => reply(svc, msg, &message_id, envelope_to).await?,
+        },
+    };
+    tracing::info!(message_id = %message_id, verdict = verdict.as_str(), "inbound mail");
+    Ok(Received {
+        message_id,
+        verdict,
+    })
+}
+
+/// Records a verdict that needs no answer; a repeat is `Duplicate`.
+async fn record_only(svc: &Services, message_id: &str, verdict: Verdict) -> Result<Verdict> {
+    let mut conn = svc.conn().await?;
+    let fresh = store::inbound::record(&mut conn, message_id, verdict.as_str(), None, None).await?;
+    Ok(if fresh { verdict } else { Verdict::Duplicate })
+}
+
+fn header_text(msg: &Message<'_>, name: &str) -> Option<String> {
+    match msg.header(name)? {
+        HeaderValue::Text(t) => Some(t.to_string()),
+        HeaderValue::TextList(list) => Some(list.join(", ")),
+        _ => msg.header_raw(name).map(|r| r.trim().to_owned()),
+    }
+}
+
+/// Auto-replies and bounces: never answered, never played (RFC 3834, RFC 3464).
+fn automatic(msg: &Message<'_>, envelope_from: Option<&str>) -> Option<Verdict> {
+    let has = |name: &str| msg.header_raw(name).is_some();
+    let lower = |name: &str| header_text(msg, name).map(|v| v.trim().to_ascii_lowercase());
+    let from = msg
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let null_sender = envelope_from.is_some_and(|f| f.trim().is_empty())
+        || msg
+            .header_raw("Return-Path")
+            .is_some_and(|r| r.trim().trim_matches(['<', '>']).trim().is_empty());
+    let report = msg.content_type().is_some_and(|ct| {
+        ct.ctype().eq_ignore_ascii_case("multipart")
+            && ct
+                .subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    });
+    let daemon = ["mailer-daemon@", "postmaster@"]
+        .iter()
+        .any(|p| from.starts_with(p));
+    if null_sender || report || daemon {
+        return Some(Verdict::Bounce);
+    }
+    let auto_submitted = lower("Auto-Submitted").is_some_and(|v| v != "no" && !v.is_empty());
+    let precedence = lower("Precedence")
+        .is_some_and(|v| ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str()));
+    if auto_submitted
+        || precedence
+        || has("X-Autoreply")
+        || has("X-Autorespond")
+        || lower("X-Auto-Response-Suppress").is_some_and(|v| v.contains("all"))
+            && has("X-Autorespond")
+    {
+        return Some(Verdict::AutoReply);
+    }
+    None
+}
+
+/// Every address the message was delivered to: the SMTP recipients, else the headers that
+/// relays and providers keep them in.
+fn recipients(msg: &Message<'_>, envelope_to: &[String]) -> Vec<String> {
+    if !envelope_to.is_empty() {
+        return envelope_to.to_vec();
+    }
+    let mut out = vec![];
+    for name in [
+        "Delivered-To",
+        "X-Original-To",
+        "Envelope-To",
+        "X-Envelope-To",
+    ] {
+        if let Some(raw) = msg.header_raw(name) {
+            out.extend(raw.split(',').map(|a| a.trim().to_owned()));
+        }
+    }
+    for list in [msg.to(), msg.cc()].into_iter().flatten() {
+        out.extend(list.iter().filter_map(|a| a.address()).map(str::to_owned));
+    }
+    out
+}
+
+/// A reply to a turn mail: find the seat, check the sender, then act once.
+async fn reply(
+    svc: &Services,
+    msg: &Message<'_>,
+    message_id: &str,
+    envelope_to: &[String],
+) -> Result<Verdict> {
+    let token = recipients(msg, envelope_to)
+        .iter()
+        .find_map(|a| reply::token_in(a, &svc.mail.reply_to).map(str::to_owned));
+    let Some(token) = token else {
+        return record_only(svc, message_id, Verdict::BadToken).await;
+    };
+    let Ok(ticket) = ReplySigner::read(&token) else {
+        return record_only(svc, message_id, Verdict::BadToken).await;
+    };
+    let mut conn = svc.conn().await?;
+    let Some((_, players)) = store::games::get_with_players(&mut conn, ticket.game).await? else {
+        drop(conn);
+        return record_only(svc, message_id, Verdict::BadToken).await;
+    };
+    let seat = i32::from(ticket.seat);
+    let Some(holder) = players.iter().find(|p| p.seat == seat).map(|p| p.user_id) else {
+        drop(conn);
+        return record_only(svc, message_id, Verdict::BadToken).await;
+    };
+    let checked = svc.replies.verify(&token, holder, Utc::now());
+    let user = store::users::by_id(&mut conn, holder)
+        .await?
+        .ok_or(ServiceError::NotFound("user"))?;
+    drop(conn);
+    let ticket = match checked {
+        Ok(t) => t,
+        Err(TokenError::Expired) => ticket,
+        Err(_) => return record_only(svc, message_id, Verdict::BadToken).await,
+    };
+    let expired = checked == Err(TokenError::Expired);
+    let sender = msg
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or("")
+        .to_owned();
+    let from_player = user.email_verified_at.is_some() && sender.eq_ignore_ascii_case(&user.email);
+    let answer = reply_text::answer(&msg.body_text(0).unwrap_or_default());
+    let mut conn = svc.conn().await?;
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        if !store::inbound::record(
+            conn,
+            message_id,
+            "received",
+            Some(ticket.game),
+            Some(user.id),
+        )
+        .await?
+        {
+            return Ok(Verdict::Duplicate);
+        }
+        let (verdict, answer) = if !from_player {
+            (
+                Verdict::WrongSender,
+                answer_to(
+                    seat,
+                    "Refused: a reply from another address",
+                    vec![format!(
+                        "A reply to your turn mail came from {}, not from your verified \
+                         address, so nothing was played. If that was you, answer from your \
+                         own address.",
+                        if sender.is_empty() {
+                            "an unknown sender"
+                        } else {
+                            &sender
+                        }
+                    )],
+                    Show::None,
+                    None,
+                ),
+            )
+        } else if expired {
+            (
+                Verdict::Expired,
+                answer_to(
+                    seat,
+                    "Refused: that mail is too old",
+                    vec![format!(
+                        "Reply addresses are good for {} days. Here is the game as it is now.",
+                        reply::TTL_DAYS
+                    )],
+                    Show::Status,
+                    None,
+                ),
+            )
+        } else {
+            match answer {
+                Typed::Command(command) => (
+                    Verdict::Command,
+                    run_command(conn, &user, command, &ticket).await?,
+                ),
+                typed => match play(svc, conn, &ticket, &typed).await? {
+                    Played::Yes => {
+                        store::inbound::set_verdict(conn, message_id, Verdict::Played.as_str())
+                            .await?;
+                        return Ok(Verdict::Played);
+                    }
+                    Played::No(answer) => (Verdict::Refused, answer),
+                },
+            }
+        };
+        store::inbound::set_verdict(conn, message_id, verdict.as_str()).await?;
+        // The answer goes to the seat's player at their verified address, never to the sender.
+        let game = store::games::get(conn, ticket.game)
+            .await?
+            .ok_or(ServiceError::NotFound("game"))?;
+        let seat_player = [SeatPlayer {
+            seat: i32::from(ticket.seat),
+            user_id: user.id,
+            display_name: user.display_name.clone(),
+        }];
+        let rows = super::mail::game_mail(
+            svc,
+            &game,
+            &seat_player,
+            std::slice::from_ref(&user),
+            &[(i32::from(ticket.seat), answer)],
+        )?;
+        store::outbox::enqueue(conn, &rows).await?;
+        Ok(verdict)
+    })
+    .await
+}
+
+/// An answer to a mail for `seat`.
+fn answer_to(
+    seat: i32,
+    verdict: &str,
+    lines: Vec<String>,
+    show: Show,
+    since: Option<i64>,
+) -> Compose {
+    Compose {
+        seat,
+        notice: Notice::Answer,
+        answer: Some(Answer {
+            verdict: verdict.to_owned(),
+            lines,
+            show,
+            since,
+        }),
+    }
+}
+
+async fn run_command(
+    conn: &mut Conn,
+    user: &User,
+    command: Command,
+    ticket: &ReplyTicket,
+) -> Result<Compose> {
+    let seat = i32::from(ticket.seat);
+    let answer = match command {
+        Command::Help => answer_to(
+            seat,
+            "Help",
+            vec![
+                "Answer a turn mail with the number of your choice (or its words) on the \
+                 first line of your reply; everything below it is ignored."
+                    .into(),
+                "Or write one of these commands instead: STATUS (this game again), HISTORY \
+                 (its log, as you may see it), HELP (this), UNSUBSCRIBE (no more game mail)."
+                    .into(),
+            ],
+            Show::Status,
+            Some(i64::from(ticket.version)),
+        ),
+        Command::Status => answer_to(seat, "Status", vec![], Show::Status, None),
+        Command::History => answer_to(seat, "History", vec![], Show::History, None),
+        Command::Unsubscribe => {
+            store::users::set_preference(conn, user.id, "none").await?;
+            answer_to(
+                seat,
+                "Unsubscribed",
+                vec![
+                    "You will get no more game mail. Your games go on: you can still play \
+                     them through the API, and change this in your preferences."
+                        .into(),
+                ],
+                Show::None,
+                None,
+            )
+        }
+    };
+    Ok(answer)
+}
+
+enum Played {
+    Yes,
+    No(Compose),
+}
+
+/// Plays the answer for the ticket's seat if it names one of the seat's choices now and the
+/// list it was chosen from is still the list now.
+async fn play(
+    svc: &Services,
+    conn: &mut Conn,
+    ticket: &ReplyTicket,
+    answer: &Typed,
+) -> Result<Played> {
+    let seat = i32::from(ticket.seat);
+    let since = Some(i64::from(ticket.version));
+    let refuse = |verdict: &str, lines: Vec<String>| {
+        Ok(Played::No(answer_to(
+            seat,
+            verdict,
+            lines,
+            Show::Status,
+            since,
+        )))
+    };
+    let (mut game, players, users) = store::games::lock_with_players(conn, ticket.game)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    if game.status() != crate::store::models::GameStatus::Active {
+        return refuse(
+            "Refused: the game is over",
+            vec!["Nothing more can be played in this game.".into()],
+        );
+    }
+    if !game.to_act.contains(&seat) {
+        return refuse(
+            "Refused: it is not your decision now",
+            vec!["Your reply was not played; you will get a mail when it is your turn.".into()],
+        );
+    }
+    let Some((legal, groups)) = choices_now(svc, &game, &players, ticket.seat)? else {
+        return refuse("Refused: nothing to choose now", vec![]);
+    };
+    if i64::from(ticket.version) != game.version
+        && choices_fingerprint(legal.iter().map(|a| &a.action)) != ticket.choices
+    {
+        return refuse(
+            "Refused: the game has moved on",
+            vec![
+                "The choices in the mail you answered are not your choices any more, so your \
+                 reply was not played. Here they are as they are now: answer this mail."
+                    .into(),
+            ],
+        );
+    }
+    let index = match pick(answer, &legal, &groups) {
+        Ok(i) => i,
+        Err(why) => return refuse("Refused: that is not one of your choices", vec![why]),
+    };
+    let Some(chosen) = legal.get(index) else {
+        return refuse("Refused: that is not one of your choices", vec![]);
+    };
+    let label = label_of(&groups, index + 1).unwrap_or_else(|| chosen.description.clone());
+    let confirm = answer_to(
+        seat,
+        &format!("Played {}: {label}", index + 1),
+        vec![],
+        Show::Status,
+        since,
+    );
+    match act(
+        svc,
+        conn,
+        &mut game,
+        &players,
+        &users,
+        seat,
+        std::slice::from_ref(&chosen.action),
+        vec![(seat, confirm)],
+    )
+    .await
+    {
+        Ok(_) => Ok(Played::Yes),
+        Err(ServiceError::IllegalAction { reason, .. }) => {
+            refuse("Refused: that move is not allowed", vec![reason])
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The seat's legal actions and grouped choices in `game` now, if it must decide.
+fn choices_now(
+    svc: &Services,
+    game: &Game,
+    players: &[SeatPlayer],
+    seat: u8,
+) -> Result<Option<(Vec<LegalAction>, Vec<ChoiceGroup>)>> {
+    let Some(snapshot) = &game.state else {
+        return Ok(None);
+    };
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+    let state = rules
+        .load(snapshot)
+        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+    let names = super::mail::names_by_seat(game, players);
+    let (legal, groups) = state.choices(usize::from(seat), &names);
+    Ok((!legal.is_empty()).then_some((legal, groups)))
+}
+
+fn label_of(groups: &[ChoiceGroup], number: usize) -> Option<String> {
+    groups.iter().find_map(|g| {
+        g.choices.iter().find(|c| c.number == number).map(|c| {
+            if g.title.is_empty() {
+                c.label.clone()
+            } else {
+                format!("{} {}", g.title.trim_end_matches(':'), c.label)
+            }
+        })
+    })
+}
+
+/// The index of the legal action an answer names: its number, or words that match one
+/// choice (its label, its group title and label, or its description; exactly, else as the
+/// only choice that contains them).
+fn pick(
+    answer: &Typed,
+    legal: &[LegalAction],
+    groups: &[ChoiceGroup],
+) -> std::result::Result<usize, String> {
+    match answer {
+        Typed::Number(n) if (1..=legal.len()).contains(n) => Ok(n - 1),
+        Typed::Number(n) => Err(format!(
+            "There is no choice {n}: your choices are numbered 1 to {}.",
+            legal.len()
+        )),
+        Typed::Empty => Err(
+            "Your reply had nothing above the quoted mail: put the number of your choice on \
+             its first line."
+                .into(),
+        ),
+        Typed::Words(words) => {
+            let wanted = reply_text::normalise(words);
+            if wanted.is_empty() {
+                return Err("Your reply's first line has no words to read.".into());
+            }
+            let mut forms: Vec<(usize, String)> = vec![];
+            for (i, a) in legal.iter().enumerate() {
+                forms.push((i, reply_text::normalise(&a.description)));
+                if let Some(label) = label_of(groups, i + 1) {
+                    forms.push((i, reply_text::normalise(&label)));
+                }
+            }
+            for g in groups {
+                for c in &g.choices {
+                    forms.push((c.number.saturating_sub(1), reply_text::normalise(&c.label)));
+                }
+            }
+            let mut exact: Vec<usize> = forms
+                .iter()
+                .filter(|(_, f)| *f == wanted)
+                .map(|(i, _)| *i)
+                .collect();
+            exact.sort_unstable();
+            exact.dedup();
+            if exact.len() == 1 {
+                return Ok(exact[0]);
+            }
+            let mut containing: Vec<usize> = forms
+                .iter()
+                .filter(|(_, f)| f.contains(&wanted))
+                .map(|(i, _)| *i)
+                .collect();
+            containing.sort_unstable();
+            containing.dedup();
+            match containing.as_slice() {
+                [one] => Ok(*one),
+                [] => Err(format!(
+                    "\"{}\" matches none of your choices: answer with a number.",
+                    words.chars().take(80).collect::<String>()
+                )),
+                many => Err(format!(
+                    "\"{}\" matches {} choices ({}): answer with a number.",
+                    words.chars().take(80).collect::<String>(),
+                    many.len(),
+                    many.iter()
+                        .take(8)
+                        .map(|i| (i + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        }
+        Typed::Command(_) => Err("A command is not a choice.".into()),
+    }
+}
+
+/// Whether `given` is the configured inbound secret (compared in constant time).
+pub fn secret_matches(config: &InboundConfig, given: &str) -> bool {
+    let Some(secret) = &config.secret else {
+        return false;
+    };
+    let a = Sha256::digest(secret.as_bytes());
+    let b = Sha256::digest(given.as_bytes());
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
