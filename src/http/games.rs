@@ -99,7 +99,7 @@ pub async fn create(
 }
 
 /// Open games, oldest first.
-#[utoipa::path(tag = "games", params(ListQuery), responses((status = 200, body = GameList)), security(("bearer" = [])))]
+#[utoipa::path(tag = "games", operation_id = "list_games", params(ListQuery), responses((status = 200, body = GameList)), security(("bearer" = [])))]
 #[get("/games")]
 pub async fn list(
     svc: web::Data<Services>,

@@ -14,7 +14,7 @@ pub struct RulesetList {
 }
 
 /// The rulesets, their seat ranges and options.
-#[utoipa::path(tag = "games", responses((status = 200, body = RulesetList)), security(("bearer" = [])))]
+#[utoipa::path(tag = "games", operation_id = "list_rulesets", responses((status = 200, body = RulesetList)), security(("bearer" = [])))]
 #[get("/rulesets")]
 pub async fn list(svc: web::Data<Services>, _user: AuthUser) -> web::Json<RulesetList> {
     web::Json(RulesetList {
