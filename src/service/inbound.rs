@@ -156,13 +156,9 @@ fn automatic(msg: &Message<'_>, envelope_from: Option<&str>) -> Option<Verdict> 
     let auto_submitted = lower("Auto-Submitted").is_some_and(|v| v != "no" && !v.is_empty());
     let precedence = lower("Precedence")
         .is_some_and(|v| ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str()));
-    if auto_submitted
-        || precedence
-        || has("X-Autoreply")
-        || has("X-Autorespond")
-        || lower("X-Auto-Response-Suppress").is_some_and(|v| v.contains("all"))
-            && has("X-Autorespond")
-    {
+    // (`X-Auto-Response-Suppress` asks others not to auto-reply; it does not mark the message
+    // itself as automatic, so it is not read here.)
+    if auto_submitted || precedence || has("X-Autoreply") || has("X-Autorespond") {
         return Some(Verdict::AutoReply);
     }
     None

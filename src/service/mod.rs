@@ -5,6 +5,7 @@ pub mod games;
 pub mod inbound;
 pub mod invitations;
 pub mod mail;
+pub mod mail_sizes;
 pub mod submit;
 pub mod users;
 pub mod views;
