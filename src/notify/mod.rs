@@ -128,6 +128,17 @@ pub trait Composer: Send + Sync {
         row: &'a OutboxRow,
         compose: &'a Compose,
     ) -> BoxFuture<'a, anyhow::Result<Composed>>;
+
+    /// Of a claimed batch's game mail, the rows no longer worth composing, with why: looked up
+    /// for the whole batch at once, so that the many turn mails whose wait is over by the time
+    /// the worker comes to them cost no query each. `compose` checks again for the others.
+    fn stale<'a>(
+        &'a self,
+        rows: &'a [(&'a OutboxRow, &'a Compose)],
+    ) -> BoxFuture<'a, anyhow::Result<Vec<(i64, String)>>> {
+        let _ = rows;
+        Box::pin(async { Ok(vec![]) })
+    }
 }
 
 /// `<local@domain>` for Message-IDs: the domain of the From address, or `turnpost.invalid`.

@@ -9,7 +9,7 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use super::transport::{Transport, build};
-use super::{Composed, Composer, Mail, Payload};
+use super::{Compose, Composed, Composer, Mail, Payload};
 use crate::config::MailSettings;
 use crate::store::models::{OutboxRow, User};
 use crate::store::{self, Pool};
@@ -85,7 +85,24 @@ impl Worker {
             return Ok(Round::Empty);
         }
         let (mut sent, mut retried, mut parked, mut skipped) = (0, 0, 0, 0);
+        // Game mail no longer worth composing, found for the whole batch and marked in one
+        // statement (a busy game queues many turn mails whose wait is over before they go).
+        let stale = self.stale(&rows).await;
+        if !stale.is_empty() {
+            let marks: Vec<_> = rows
+                .iter()
+                .filter_map(|r| {
+                    let why = stale.iter().find(|s| s.0 == r.id)?;
+                    Some((r.id, r.lease_until?, why.1.clone()))
+                })
+                .collect();
+            let mut conn = self.pool.get().await?;
+            skipped += store::outbox::mark_skipped_many(&mut conn, &marks).await?;
+        }
         for row in rows {
+            if stale.iter().any(|s| s.0 == row.id) {
+                continue;
+            }
             let Some(lease) = row.lease_until else {
                 continue;
             };
@@ -99,10 +116,7 @@ impl Worker {
             let kept = match &fate {
                 Fate::Sent(shown) => {
                     sent += 1;
-                    if let Some((game, user, version)) = shown {
-                        store::inbound::mark_shown(&mut conn, *game, *user, *version).await?;
-                    }
-                    store::outbox::mark_sent(&mut conn, row.id, lease).await?
+                    store::outbox::mark_sent_showing(&mut conn, row.id, lease, *shown).await?
                 }
                 Fate::Skipped(why) => {
                     skipped += 1;
@@ -130,6 +144,29 @@ impl Worker {
             parked,
             skipped,
         })
+    }
+
+    /// The batch's game mail that the composer finds stale (none when it cannot tell).
+    async fn stale(&self, rows: &[OutboxRow]) -> Vec<(i64, String)> {
+        let Some(composer) = &self.composer else {
+            return vec![];
+        };
+        let parsed: Vec<(&OutboxRow, Compose)> = rows
+            .iter()
+            .filter_map(|r| match serde_json::from_value(r.payload.clone()) {
+                Ok(Payload::Compose { compose }) => Some((r, compose)),
+                _ => None,
+            })
+            .collect();
+        let pairs: Vec<(&OutboxRow, &Compose)> = parsed.iter().map(|(r, c)| (*r, c)).collect();
+        match composer.stale(&pairs).await {
+            Ok(stale) => stale,
+            Err(error) => {
+                // Each row is then composed (and checked) on its own.
+                tracing::warn!(%error, "checking a batch for stale game mail");
+                vec![]
+            }
+        }
     }
 
     async fn deliver(&self, row: &OutboxRow, users: &[User]) -> Fate {

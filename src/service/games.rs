@@ -397,9 +397,7 @@ pub fn state_view(
     let state = match (state, &game.state) {
         (Some(s), _) => Some(s),
         (None, Some(json)) => {
-            loaded = ruleset(svc, &game.ruleset)?
-                .load(json)
-                .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+            loaded = svc.load_state(game, json)?;
             Some(loaded.as_ref())
         }
         (None, None) => None,

@@ -479,13 +479,7 @@ fn choices_now(
     let Some(snapshot) = &game.state else {
         return Ok(None);
     };
-    let rules = svc
-        .rules
-        .get(&game.ruleset)
-        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
-    let state = rules
-        .load(snapshot)
-        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+    let state = svc.load_state(game, snapshot)?;
     let names = super::mail::names_by_seat(game, players);
     let (legal, groups) = state.choices(usize::from(seat), &names);
     Ok((!legal.is_empty()).then_some((legal, groups)))

@@ -149,13 +149,6 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     let Some(snapshot) = &game.state else {
         return Ok(Composed::Skip("the game has not started".into()));
     };
-    let rules = svc
-        .rules
-        .get(&game.ruleset)
-        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
-    let state = rules
-        .load(snapshot)
-        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
     let waiting = game.status() == GameStatus::Active && game.to_act.contains(&seat);
     let shown = store::inbound::shown(&mut conn, game.id, user.id)
         .await?
@@ -168,6 +161,11 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
             return Ok(Composed::Skip("this version was already mailed".into()));
         }
     }
+    let state = svc.load_state(&game, snapshot)?;
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
     let names = names_by_seat(&game, &players);
     let viewer = viewer_of(&game, Some(seat));
     let show = compose.answer.as_ref().map_or(Show::Status, |a| a.show);
@@ -382,6 +380,59 @@ impl notify::Composer for GameMail {
     ) -> BoxFuture<'a, anyhow::Result<Composed>> {
         Box::pin(async move { compose(&self.0, row, c).await.map_err(anyhow::Error::from) })
     }
+
+    fn stale<'a>(
+        &'a self,
+        rows: &'a [(&'a OutboxRow, &'a Compose)],
+    ) -> BoxFuture<'a, anyhow::Result<Vec<(i64, String)>>> {
+        Box::pin(async move { stale(&self.0, rows).await.map_err(anyhow::Error::from) })
+    }
+}
+
+/// The turn mails of a claimed batch that [`compose`] would skip, found with two queries for
+/// the whole batch: the seat is no longer waiting, the version was already mailed, or a later
+/// turn mail to the same player about the same game is in the batch.
+async fn stale(svc: &Services, rows: &[(&OutboxRow, &Compose)]) -> Result<Vec<(i64, String)>> {
+    let turns: Vec<(&OutboxRow, &Compose, Uuid, Uuid)> = rows
+        .iter()
+        .filter(|(_, c)| c.notice == Notice::YourTurn)
+        .filter_map(|(r, c)| Some((*r, *c, r.game_id?, r.user_id?)))
+        .collect();
+    if turns.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut ids: Vec<Uuid> = turns.iter().map(|t| t.2).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut conn = svc.conn().await?;
+    let waits = store::games::waits(&mut conn, &ids).await?;
+    let shown = store::inbound::shown_in(&mut conn, &ids).await?;
+    drop(conn);
+    let mut stale = vec![];
+    for (row, c, game, user) in &turns {
+        let Some((_, status, version, to_act)) = waits.iter().find(|w| w.0 == *game) else {
+            continue; // compose says what became of the game
+        };
+        let later = turns
+            .iter()
+            .any(|t| t.2 == *game && t.3 == *user && t.0.id > row.id);
+        let mailed = shown
+            .iter()
+            .find(|s| s.0 == *game && s.1 == *user)
+            .is_some_and(|s| s.2 >= *version);
+        let why =
+            if GameStatus::parse(status) != Some(GameStatus::Active) || !to_act.contains(&c.seat) {
+                "the seat is no longer waiting"
+            } else if mailed {
+                "this version was already mailed"
+            } else if later {
+                "a later turn mail to this player is queued"
+            } else {
+                continue;
+            };
+        stale.push((row.id, why.to_owned()));
+    }
+    Ok(stale)
 }
 
 /// Whether `user` gets game mail of `kind` now.

@@ -79,6 +79,19 @@ impl Services {
             .await
             .map_err(|e| ServiceError::Unavailable(anyhow::anyhow!("database pool: {e}")))
     }
+
+    /// The rules state of a game from its snapshot (the ruleset must still be hosted).
+    pub fn load_state(
+        &self,
+        game: &crate::store::models::Game,
+        snapshot: &serde_json::Value,
+    ) -> Result<Box<dyn crate::rules::GameState>> {
+        self.rules
+            .get(&game.ruleset)
+            .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?
+            .load(snapshot)
+            .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))
+    }
 }
 
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

@@ -341,13 +341,7 @@ pub(crate) async fn act(
     let snapshot = game.state.as_ref().ok_or_else(|| {
         ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
     })?;
-    let rules = svc
-        .rules
-        .get(&game.ruleset)
-        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
-    let state = rules
-        .load(snapshot)
-        .map_err(|e| ServiceError::Unexpected(anyhow::anyhow!("loading snapshot: {e}")))?;
+    let state = svc.load_state(game, snapshot)?;
     let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
     let mut play = Play::new(game, state, game.version + 1, Utc::now());
     for (index, action) in actions.iter().enumerate() {

@@ -49,6 +49,19 @@ pub async fn get_with_players(
 
 /// The game row, locked for the rest of the transaction (`SELECT … FOR UPDATE`): every
 /// change to a game goes through this lock, so submissions to one game are serialised.
+/// Who each of these games waits for: `(id, status, version, to_act)` (the outbox worker's
+/// check, for a whole batch at once, of which turn mails are still wanted).
+pub async fn waits(
+    conn: &mut Conn,
+    ids: &[Uuid],
+) -> QueryResult<Vec<(Uuid, String, i64, Vec<i32>)>> {
+    games::table
+        .filter(games::id.eq_any(ids))
+        .select((games::id, games::status, games::version, games::to_act))
+        .load(conn)
+        .await
+}
+
 pub async fn lock(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
     games::table
         .find(id)

@@ -59,6 +59,19 @@ pub async fn shown(conn: &mut Conn, game: Uuid, user: Uuid) -> QueryResult<Optio
         .optional()
 }
 
+/// The versions last shown by mail for these games (every user of them): `(game, user, version)`.
+pub async fn shown_in(conn: &mut Conn, games: &[Uuid]) -> QueryResult<Vec<(Uuid, Uuid, i64)>> {
+    mail_shown::table
+        .filter(mail_shown::game_id.eq_any(games))
+        .select((
+            mail_shown::game_id,
+            mail_shown::user_id,
+            mail_shown::version,
+        ))
+        .load(conn)
+        .await
+}
+
 /// Notes that `user` has been sent `version` of `game` (never moving backwards).
 pub async fn mark_shown(conn: &mut Conn, game: Uuid, user: Uuid, version: i64) -> QueryResult<()> {
     diesel::insert_into(mail_shown::table)

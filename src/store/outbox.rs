@@ -10,8 +10,9 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Double};
+use diesel::sql_types::{Array, BigInt, Double, Text, Timestamptz};
 use diesel_async::RunQueryDsl;
+use uuid::Uuid;
 
 use super::Conn;
 use super::models::{NewOutbox, OutboxRow};
@@ -66,6 +67,59 @@ pub async fn mark_sent(conn: &mut Conn, id: i64, lease: DateTime<Utc>) -> QueryR
     .execute(conn)
     .await?;
     Ok(n == 1)
+}
+
+/// Marks a claimed row sent and, for a game mail, notes in the same statement (one commit)
+/// which version of the game it showed its recipient (never moving backwards).
+pub async fn mark_sent_showing(
+    conn: &mut Conn,
+    id: i64,
+    lease: DateTime<Utc>,
+    shown: Option<(Uuid, Uuid, i64)>,
+) -> QueryResult<bool> {
+    let Some((game, user, version)) = shown else {
+        return mark_sent(conn, id, lease).await;
+    };
+    let n = diesel::sql_query(
+        "WITH shown AS (\
+           INSERT INTO mail_shown (game_id, user_id, version) VALUES ($3, $4, $5) \
+           ON CONFLICT (game_id, user_id) DO UPDATE \
+           SET version = GREATEST(mail_shown.version, excluded.version), updated_at = now()) \
+         UPDATE outbox SET status = 'sent', sent_at = now(), lease_until = NULL, last_error = NULL \
+         WHERE id = $1 AND lease_until = $2",
+    )
+    .bind::<BigInt, _>(id)
+    .bind::<Timestamptz, _>(lease)
+    .bind::<diesel::sql_types::Uuid, _>(game)
+    .bind::<diesel::sql_types::Uuid, _>(user)
+    .bind::<BigInt, _>(version)
+    .execute(conn)
+    .await?;
+    Ok(n == 1)
+}
+
+/// Marks many claimed rows skipped in one statement, each with its reason; returns how many
+/// were still under their lease.
+pub async fn mark_skipped_many(
+    conn: &mut Conn,
+    rows: &[(i64, DateTime<Utc>, String)],
+) -> QueryResult<usize> {
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let leases: Vec<DateTime<Utc>> = rows.iter().map(|r| r.1).collect();
+    let why: Vec<&str> = rows.iter().map(|r| r.2.as_str()).collect();
+    diesel::sql_query(
+        "UPDATE outbox o SET status = 'skipped', lease_until = NULL, last_error = u.why \
+         FROM unnest($1::bigint[], $2::timestamptz[], $3::text[]) AS u(id, lease, why) \
+         WHERE o.id = u.id AND o.lease_until = u.lease",
+    )
+    .bind::<Array<BigInt>, _>(ids)
+    .bind::<Array<Timestamptz>, _>(leases)
+    .bind::<Array<Text>, _>(why)
+    .execute(conn)
+    .await
 }
 
 /// Marks a claimed row as not sent: to be retried after `retry_in_secs`, or parked as failed.
