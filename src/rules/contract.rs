@@ -227,6 +227,26 @@ pub trait Ruleset: 'static {
         }
     }
 
+    /// A picture of the table as `viewer` may see it: one complete SVG document (`<svg>` with
+    /// `xmlns`, a `viewBox`, `width` and `height`, and a `<title>`), drawn per ruleset
+    /// (`picture.rs` beside the rules) for the web page and, rendered to PNG, the HTML mail.
+    /// Pure and total like `present`, and it shows no more than `view` shows (the conformance
+    /// suite plants secrets and checks the picture too). Shapes a player may choose carry
+    /// `data-target="<id>"` (for example a square's name); see [`Ruleset::targets`].
+    /// `None`: the ruleset has no picture (the page shows the presenter's text alone).
+    fn picture(state: &Self::State, viewer: Viewer, names: &[String]) -> Option<String> {
+        let _ = (state, viewer, names);
+        None
+    }
+
+    /// For each of `actions` (the legal actions of `seat`, in order), the `data-target` id of
+    /// the shape in [`Ruleset::picture`] it is about (a square to move to, a tile to place on),
+    /// if any: clicking that shape on the page offers those choices. Same length as `actions`.
+    fn targets(state: &Self::State, seat: Seat, actions: &[Self::Action]) -> Vec<Option<String>> {
+        let _ = (state, seat);
+        vec![None; actions.len()]
+    }
+
     /// `actions` (the legal actions of `seat`, numbered from 1 in this order) grouped and
     /// labelled for people. Every number from 1 to `actions.len()` must appear exactly once.
     fn choices(

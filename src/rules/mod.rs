@@ -8,6 +8,7 @@ mod contract;
 pub mod garden_gnomes;
 pub mod gnomes_and_wizards;
 pub mod monsters_and_magic;
+pub mod picture;
 pub mod present;
 pub mod registry;
 pub mod wiz_war;

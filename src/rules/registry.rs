@@ -59,6 +59,11 @@ pub trait GameState: Send + Sync {
     /// The legal actions of `seat` and the same actions grouped into numbered choices for
     /// people (numbers are positions in the list, from 1; every one appears exactly once).
     fn choices(&self, seat: Seat, names: &[String]) -> (Vec<LegalAction>, Vec<ChoiceGroup>);
+    /// The picture of the table for `viewer` (an SVG document), if the ruleset draws one.
+    fn picture(&self, viewer: Viewer, names: &[String]) -> Option<String>;
+    /// For each legal action of `seat` (in order), the `data-target` of the picture's shape
+    /// it is about, if any.
+    fn targets(&self, seat: Seat) -> Vec<Option<String>>;
 }
 
 /// A ruleset behind the erased interface.
@@ -172,6 +177,17 @@ where
 
     fn present(&self, viewer: Viewer, names: &[String]) -> Presented {
         present::with_names(R::present(&self.0, viewer, names), names)
+    }
+
+    fn picture(&self, viewer: Viewer, names: &[String]) -> Option<String> {
+        R::picture(&self.0, viewer, names)
+    }
+
+    fn targets(&self, seat: Seat) -> Vec<Option<String>> {
+        let actions = R::legal_actions(&self.0, seat);
+        let mut targets = R::targets(&self.0, seat, &actions);
+        targets.resize(actions.len(), None);
+        targets
     }
 
     fn choices(&self, seat: Seat, names: &[String]) -> (Vec<LegalAction>, Vec<ChoiceGroup>) {

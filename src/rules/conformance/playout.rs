@@ -481,11 +481,85 @@ fn check_choices<R: Secrets>(state: &R::State, seat: Seat, actions: &[R::Action]
             });
         }
     }
-    let size = super::secrets::presented::<R>(state, Viewer::Seat(seat)).len();
+    let size = super::secrets::presented_text::<R>(state, Viewer::Seat(seat)).len();
     assert!(
         size <= MAX_PRESENTED_BYTES,
         "seat {seat}'s table and choices take {size} bytes, over {MAX_PRESENTED_BYTES}"
     );
+    check_picture::<R>(state, seat, actions);
+}
+
+/// The most an SVG picture may take (it is sent with every page view and rendered for mail).
+const MAX_PICTURE_BYTES: usize = 200_000;
+
+/// A ruleset's picture, if it draws one, is one well-formed SVG document with a `viewBox`, a
+/// size and a `<title>`, under [`MAX_PICTURE_BYTES`]; and every target an action of `seat` names
+/// is a shape in the picture of that seat.
+fn check_picture<R: Secrets>(state: &R::State, seat: Seat, actions: &[R::Action]) {
+    let names = super::secrets::names();
+    let targets = R::targets(state, seat, actions);
+    assert_eq!(
+        targets.len(),
+        actions.len(),
+        "Ruleset::targets gives {} entries for seat {seat}'s {} actions",
+        targets.len(),
+        actions.len()
+    );
+    let Some(svg) = R::picture(state, Viewer::Seat(seat), &names) else {
+        assert!(
+            targets.iter().all(Option::is_none),
+            "targets without a picture to click on: {targets:?}"
+        );
+        return;
+    };
+    assert!(
+        svg.len() <= MAX_PICTURE_BYTES,
+        "seat {seat}'s picture takes {} bytes, over {MAX_PICTURE_BYTES}",
+        svg.len()
+    );
+    let doc = match roxmltree::Document::parse(&svg) {
+        Ok(doc) => doc,
+        Err(e) => panic!(
+            "seat {seat}'s picture is not well-formed XML ({e}): {}",
+            short(&svg)
+        ),
+    };
+    let root = doc.root_element();
+    assert_eq!(
+        root.tag_name().name(),
+        "svg",
+        "the picture's root is not <svg>"
+    );
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg"),
+        "the picture's <svg> has no SVG namespace"
+    );
+    for attribute in ["viewBox", "width", "height"] {
+        assert!(
+            root.attribute(attribute).is_some(),
+            "the picture's <svg> has no {attribute}"
+        );
+    }
+    assert!(
+        root.children()
+            .any(|c| c.tag_name().name() == "title"
+                && c.text().is_some_and(|t| !t.trim().is_empty())),
+        "the picture has no <title> (its text alternative)"
+    );
+    let shapes: std::collections::HashSet<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("data-target"))
+        .collect();
+    for (i, target) in targets.iter().enumerate() {
+        if let Some(t) = target {
+            assert!(
+                shapes.contains(t.as_str()),
+                "action {} of seat {seat} targets {t:?}, which the picture has no shape for",
+                i + 1
+            );
+        }
+    }
 }
 
 fn round_trip<R: Ruleset>(action: &R::Action) -> Value {

@@ -127,6 +127,15 @@ pub(super) fn names() -> Vec<String> {
 
 /// What a person at `viewer` reads: the presenter's table and, for a seat, its choices.
 pub(super) fn presented<R: Secrets>(state: &R::State, viewer: Viewer) -> String {
+    let mut text = presented_text::<R>(state, viewer);
+    if let Some(svg) = R::picture(state, viewer, &names()) {
+        text.push_str(&svg);
+    }
+    text
+}
+
+/// The presenter's words for `viewer`: the table, and the choices of a seat.
+pub(super) fn presented_text<R: Secrets>(state: &R::State, viewer: Viewer) -> String {
     let names = names();
     let mut text = format!("{:?}", R::present(state, viewer, &names));
     if let Viewer::Seat(seat) = viewer {
