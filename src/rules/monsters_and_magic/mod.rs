@@ -16,6 +16,7 @@ mod data;
 mod flow;
 mod legal;
 mod movement;
+mod picture;
 mod powers;
 mod present;
 #[cfg(test)]
@@ -180,6 +181,14 @@ impl Ruleset for MonstersAndMagic {
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
         present::present(state, viewer, names)
+    }
+
+    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
+        Some(picture::picture(state, viewer, names))
+    }
+
+    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
+        picture::targets(state, seat, actions)
     }
 
     fn choices(

@@ -18,6 +18,7 @@ mod cards;
 mod cast;
 mod effects;
 mod flow;
+mod picture;
 mod present;
 #[cfg(test)]
 mod secrets;
@@ -167,6 +168,14 @@ impl Ruleset for WizWar {
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
         present::present(state, viewer, names)
+    }
+
+    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
+        Some(picture::picture(state, viewer, names))
+    }
+
+    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
+        picture::targets(state, seat, actions)
     }
 
     fn choices(

@@ -7,6 +7,7 @@ mod conformance;
 mod hidden;
 mod movement;
 mod phases;
+mod picture;
 mod playout;
 mod powers;
 mod present;
