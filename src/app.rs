@@ -153,7 +153,8 @@ impl Application {
             Some((l, _, _)) => Some(l.local_addr()?.port()),
             None => None,
         };
-        let server = server(listener, services, settings.body_limit)?;
+        let live = crate::web::live::Live::start(database_url.to_owned());
+        let server = server(listener, services, live, settings.body_limit)?;
         Ok(Application {
             port,
             server,
@@ -265,14 +266,26 @@ async fn shutdown_signal() {
     }
 }
 
-fn server(listener: TcpListener, services: Services, body_limit: usize) -> anyhow::Result<Server> {
+fn server(
+    listener: TcpListener,
+    services: Services,
+    live: crate::web::live::Live,
+    body_limit: usize,
+) -> anyhow::Result<Server> {
     let data = web::Data::new(services);
+    let live = web::Data::new(live);
     let server = HttpServer::new(move || {
         let (app, api) = http::routes(
             App::new()
                 .wrap(http::problem_errors())
-                .wrap(actix_web::middleware::Logger::new("%r %s %Dms").log_target("turnpost::http"))
+                // The path only: query strings carry sign-in and unsubscribe tokens.
+                .wrap(
+                    actix_web::middleware::Logger::new("%{method}xi %U %s %Dms")
+                        .custom_request_replace("method", |req| req.method().to_string())
+                        .log_target("turnpost::http"),
+                )
                 .app_data(data.clone())
+                .app_data(live.clone())
                 .app_data(http::json_config(body_limit))
                 .app_data(http::path_config())
                 .app_data(http::query_config())
@@ -283,6 +296,7 @@ fn server(listener: TcpListener, services: Services, body_limit: usize) -> anyho
         .split_for_parts();
         app.service(http::swagger_ui(api))
             .route("/docs", web::get().to(http::docs_redirect))
+            .configure(crate::web::routes)
     })
     .listen(listener)?
     // `Application::run` handles the signals, to stop the mail worker first.

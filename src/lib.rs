@@ -1,6 +1,6 @@
 //! Turnpost: a play-by-email turn service for asynchronous board games.
 //!
-//! Layers (dependencies point downwards only): `http` → `service` → `store` / `rules`;
+//! Layers (dependencies point downwards only): `http` and `web` → `service` → `store` / `rules`;
 //! `rules` is the pure engine and knows nothing above it. See `../shared/DESIGN.md`.
 
 pub mod app;
@@ -12,3 +12,4 @@ pub mod notify;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod web;

@@ -15,6 +15,10 @@ pub enum Purpose {
     VerifyEmail,
     Unsubscribe,
     Invitation,
+    /// A link in mail that signs its recipient in to the web pages.
+    SignIn,
+    /// The web pages' session cookie.
+    WebSession,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -35,6 +39,8 @@ pub struct Claims {
 pub struct Jwt {
     encoding: EncodingKey,
     decoding: DecodingKey,
+    /// The same secret, for the HMACs that are not JWTs (the web forms' CSRF tokens).
+    mac_key: std::sync::Arc<[u8]>,
     ttl_secs: i64,
 }
 
@@ -43,6 +49,7 @@ impl Jwt {
         Jwt {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
+            mac_key: secret.into(),
             ttl_secs,
         }
     }
@@ -93,6 +100,31 @@ impl Jwt {
         }
         Ok(claims)
     }
+
+    /// The claims of a token of this purpose signed with our key, expired or not: whom an
+    /// expired sign-in link was for, to offer them a fresh one. Never grants anything.
+    pub fn check_signature(&self, purpose: Purpose, token: &str) -> Option<Claims> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.validate_exp = false;
+        validation.set_required_spec_claims(&["sub"]);
+        let claims = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()?
+            .claims;
+        (claims.purpose == Some(purpose)).then_some(claims)
+    }
+
+    /// A keyed MAC of `data` under `label` (lower-case hex, 128 bits): unforgeable without the
+    /// secret, so a value echoed back by a form proves it came from our page.
+    pub fn mac(&self, label: &str, data: &str) -> String {
+        use hmac::{KeyInit, Mac};
+        let Ok(mut mac) = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.mac_key) else {
+            return String::new();
+        };
+        mac.update(label.as_bytes());
+        mac.update(&[0]);
+        mac.update(data.as_bytes());
+        hex::encode(&mac.finalize().into_bytes()[..16])
+    }
 }
 
 #[cfg(test)]
@@ -131,5 +163,41 @@ mod tests {
         assert_eq!(jwt.check(Purpose::Unsubscribe, &link).unwrap().sub, user);
         let (session, _) = jwt.issue(user, Utc::now()).unwrap();
         assert!(jwt.check(Purpose::Unsubscribe, &session).is_err());
+        let (sign_in, _) = jwt
+            .sign(Purpose::SignIn, user, None, Utc::now(), 600)
+            .unwrap();
+        assert!(
+            jwt.verify(&sign_in).is_err(),
+            "a sign-in link is no API login"
+        );
+        assert!(jwt.check(Purpose::WebSession, &sign_in).is_err());
+    }
+
+    #[test]
+    fn an_expired_link_still_names_its_user_but_a_forged_one_does_not() {
+        let jwt = Jwt::new(b"0123456789abcdef0123456789abcdef", 60);
+        let user = Uuid::new_v4();
+        let past = Utc::now() - chrono::Duration::seconds(3600);
+        let (old, _) = jwt.sign(Purpose::SignIn, user, None, past, 60).unwrap();
+        assert!(jwt.check(Purpose::SignIn, &old).is_err(), "expired");
+        assert_eq!(
+            jwt.check_signature(Purpose::SignIn, &old).unwrap().sub,
+            user
+        );
+        assert!(jwt.check_signature(Purpose::WebSession, &old).is_none());
+        let other = Jwt::new(b"another key, another key, another", 60);
+        assert!(other.check_signature(Purpose::SignIn, &old).is_none());
+    }
+
+    #[test]
+    fn macs_depend_on_key_label_and_data() {
+        let jwt = Jwt::new(b"0123456789abcdef0123456789abcdef", 60);
+        let other = Jwt::new(b"another key, another key, another", 60);
+        let m = jwt.mac("csrf", "abc");
+        assert_eq!(m.len(), 32);
+        assert_eq!(m, jwt.mac("csrf", "abc"));
+        assert_ne!(m, jwt.mac("csrf", "abd"));
+        assert_ne!(m, jwt.mac("csrg", "abc"));
+        assert_ne!(m, other.mac("csrf", "abc"));
     }
 }

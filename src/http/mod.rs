@@ -209,10 +209,37 @@ pub fn problem_errors<B: MessageBody + 'static>() -> ErrorHandlers<B> {
             .get(actix_web::http::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/problem+json"));
-        if is_problem {
+        let is_page = res
+            .response()
+            .headers()
+            .get(actix_web::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/html"));
+        if is_problem || is_page {
             return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
         }
         let status = res.status();
+        if crate::web::is_page_path(res.request().path()) {
+            // A person's browser gets a page, never JSON.
+            let page = match status {
+                StatusCode::NOT_FOUND => crate::web::PageError::not_found(),
+                s if s.is_client_error() => crate::web::PageError::new(
+                    s,
+                    "Not accepted",
+                    s.canonical_reason()
+                        .unwrap_or("The request was not accepted."),
+                ),
+                s => crate::web::PageError::new(
+                    s,
+                    "Something went wrong",
+                    "Something went wrong on our side; it has been logged.",
+                ),
+            };
+            let (req, _) = res.into_parts();
+            return Ok(ErrorHandlerResponse::Response(
+                ServiceResponse::new(req, page.error_response()).map_into_right_body(),
+            ));
+        }
         let api = match status {
             StatusCode::NOT_FOUND => ApiError::not_found("no such resource"),
             StatusCode::METHOD_NOT_ALLOWED => ApiError::new(

@@ -66,7 +66,7 @@ mod tests {
         let ctx = json!({
             "recipient": "<Ann & co>", "game_name": "Bag of Fate", "short_id": "abcd1234",
             "game_id": "id", "seat": 1, "view": "{\"x\": 1}", "actions": [{"n": 1, "description": "Choose <Queen>", "json": "{}"}],
-            "first_action": "{}", "version": 7, "base_url": "http://h", "game_url": "http://h/g",
+            "first_action": "{}", "version": 7, "base_url": "http://h", "game_url": "http://h/g", "log_url": "http://h/l",
             "unsubscribe_url": "http://h/u", "players": [{"seat": 0, "name": "Ann"}], "seed_sha256": "ff",
             "your_turn": true, "summary": "Ann won", "winners": ["Ann"], "seed": "00", "inviter": "Bob",
             "token": "t", "join_url": "http://h/j", "expires_at": "soon", "verify_url": "http://h/v",

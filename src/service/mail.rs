@@ -189,6 +189,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     drop(conn);
 
     let unsubscribe = unsubscribe_url(svc, user.id)?;
+    let game_url = crate::web::session::sign_in_url(svc, user.id, &format!("/games/{}", game.id))?;
     let letter = Letter {
         notice: compose.notice,
         answer: compose.answer.as_ref(),
@@ -204,6 +205,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         since_more: (total - entries.len() as i64).max(0),
         history,
         base_url: &svc.mail.base_url,
+        game_url: &game_url,
         unsubscribe_url: &unsubscribe,
         thread: thread_id(svc, game.id),
     };
@@ -233,6 +235,8 @@ pub struct Letter<'a> {
     /// The log, for a HISTORY answer.
     pub history: Option<Vec<String>>,
     pub base_url: &'a str,
+    /// The game's page, through a link that signs the recipient in.
+    pub game_url: &'a str,
     pub unsubscribe_url: &'a str,
     pub thread: String,
 }
@@ -284,7 +288,8 @@ impl Letter<'_> {
             "game_id": game.id,
             "version": game.version,
             "base_url": base,
-            "game_url": format!("{base}/v1/games/{}", game.id),
+            "game_url": self.game_url,
+            "log_url": format!("{base}/games/{}/log", game.id),
             "subject": subject,
             "seed_sha256": game.seed_sha256,
             "answer": self.answer,

@@ -235,6 +235,7 @@ fn write(
         since_more: keep as i64,
         history: None,
         base_url: "https://turnpost.example.com",
+        game_url: "https://turnpost.example.com/games/00000000-0000-0000-0000-000000000001?signin=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDEiLCJleHAiOjE4MjYwMDAwMDAsInB1cnBvc2UiOiJzaWduX2luIn0.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln",
         unsubscribe_url: "https://turnpost.example.com/v1/unsubscribe?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDEiLCJleHAiOjE4MjYwMDAwMDAsInB1cnBvc2UiOiJ1bnN1YnNjcmliZSJ9.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln",
         thread: "<turnpost.game.7e570000@turnpost.example.com>".into(),
     };

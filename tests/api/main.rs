@@ -2,6 +2,7 @@
 
 mod accounts;
 mod bad_input;
+mod browser;
 mod games;
 mod garden_gnomes;
 mod gnomes_and_wizards;
@@ -17,4 +18,5 @@ mod pool;
 mod secrets;
 mod shutdown;
 mod smtp;
+mod web;
 mod wiz_war;

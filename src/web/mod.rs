@@ -1,0 +1,278 @@
+//! The players' web pages: server-rendered with minijinja (the engine the mail uses), one
+//! small script and one style sheet served by Turnpost itself (no CDN: it works offline),
+//! sessions opened from the links in mail, CSRF tokens on every form, and a live stream per
+//! game. Pages call the same use cases (`service`) as the JSON API.
+//!
+//! - `session.rs`: the session cookie, sign-in links, CSRF.
+//! - `pages.rs`: the handlers.
+//! - `live.rs`: `LISTEN turnpost_games`, fanned out to the pages' event streams.
+//! - `templates/`, `assets/`: the pages, the style sheet and the script.
+
+pub mod live;
+pub mod pages;
+pub mod session;
+
+use std::sync::OnceLock;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, ContentType};
+use actix_web::{HttpResponse, ResponseError, web};
+use minijinja::Environment;
+use serde::Serialize;
+
+use crate::service::ServiceError;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("templates/base.html")),
+    ("home.html", include_str!("templates/home.html")),
+    ("signin.html", include_str!("templates/signin.html")),
+    ("register.html", include_str!("templates/register.html")),
+    ("game.html", include_str!("templates/game.html")),
+    ("log.html", include_str!("templates/log.html")),
+    ("error.html", include_str!("templates/error.html")),
+];
+
+const STYLE: &str = include_str!("assets/app.css");
+const SCRIPT: &str = include_str!("assets/app.js");
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, source) in TEMPLATES {
+            if let Err(e) = env.add_template(name, source) {
+                // Compiled into the binary; a broken template is caught by the tests.
+                tracing::error!(template = name, error = %e, "bad page template");
+            }
+        }
+        env
+    })
+}
+
+/// `name` rendered with `context` (HTML auto-escaped).
+pub fn render(name: &str, context: &impl Serialize) -> Result<String, PageError> {
+    let ctx = minijinja::Value::from(minijinja::value::Serde(context));
+    env()
+        .get_template(name)
+        .and_then(|t| t.render(&ctx))
+        .map_err(|e| PageError::internal(anyhow::anyhow!("rendering {name}: {e}")))
+}
+
+/// An HTML page response with the headers every page carries.
+pub fn html(status: StatusCode, body: String) -> HttpResponse {
+    let mut r = HttpResponse::build(status);
+    security_headers(&mut r);
+    r.content_type(ContentType::html()).body(body)
+}
+
+fn security_headers(r: &mut actix_web::HttpResponseBuilder) {
+    r.insert_header((
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+         frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    ))
+    .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+    .insert_header((header::REFERRER_POLICY, "same-origin"))
+    .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+    .insert_header((header::CACHE_CONTROL, "no-store"));
+}
+
+/// A page that explains what went wrong (never JSON): status, title, message, and where to go.
+#[derive(Debug)]
+pub struct PageError {
+    pub status: StatusCode,
+    pub title: String,
+    pub message: String,
+    /// Offer the sign-in form (an expired link, a page that needs a session).
+    pub sign_in: bool,
+    pub next: Option<String>,
+}
+
+impl PageError {
+    pub fn new(status: StatusCode, title: &str, message: impl Into<String>) -> Self {
+        PageError {
+            status,
+            title: title.to_owned(),
+            message: message.into(),
+            sign_in: false,
+            next: None,
+        }
+    }
+
+    pub fn not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "Not found",
+            "There is no such page. The link may be mistyped, or the game may be gone.",
+        )
+    }
+
+    pub fn internal(e: anyhow::Error) -> Self {
+        tracing::error!(error = %e, "page failed");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Something went wrong",
+            "Something went wrong on our side; it has been logged. Please try again.",
+        )
+    }
+
+    pub fn forbidden_form() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "This form has expired",
+            "The form did not carry a valid security token (it may be from an old page or \
+             another site). Nothing was changed. Go back, reload the page and try again.",
+        )
+    }
+}
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.title, self.message)
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = render(
+            "error.html",
+            &serde_json::json!({
+                "title": self.title,
+                "message": self.message,
+                "status": self.status.as_u16(),
+                "sign_in": self.sign_in,
+                "next": self.next,
+            }),
+        )
+        .unwrap_or_else(|_| format!("<!doctype html><title>{}</title>", self.status));
+        html(self.status, body)
+    }
+}
+
+impl From<ServiceError> for PageError {
+    fn from(e: ServiceError) -> Self {
+        use ServiceError as E;
+        match e {
+            E::NotFound(what) => Self::new(
+                StatusCode::NOT_FOUND,
+                "Not found",
+                format!("There is no such {what}."),
+            ),
+            E::NotAPlayer => Self::new(
+                StatusCode::FORBIDDEN,
+                "Not your game",
+                "You do not hold a seat in this game, so you cannot act in it.",
+            ),
+            E::NotYourDecision => Self::new(
+                StatusCode::CONFLICT,
+                "Not your decision",
+                "It is not your decision now. Nothing was changed.",
+            ),
+            E::WrongStatus(s) => Self::new(
+                StatusCode::CONFLICT,
+                if s == "finished" {
+                    "Game over"
+                } else {
+                    "Not now"
+                },
+                format!("The game is {s}. Nothing was changed."),
+            ),
+            E::InvalidLink => Self::new(
+                StatusCode::BAD_REQUEST,
+                "This link is not valid",
+                "The link is not valid or has expired.",
+            ),
+            E::Unavailable(_) => Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again in a moment",
+                "The service is briefly unavailable. Nothing was lost; please try again.",
+            ),
+            E::Unexpected(e) => Self::internal(e),
+            other => Self::new(StatusCode::BAD_REQUEST, "Not accepted", other.to_string()),
+        }
+    }
+}
+
+impl From<anyhow::Error> for PageError {
+    fn from(e: anyhow::Error) -> Self {
+        Self::internal(e)
+    }
+}
+
+/// The page routes (everything outside `/v1`, `/docs`, `/healthz`, `/readyz`).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(pages::home))
+        .route("/signin", web::get().to(pages::sign_in_page))
+        .route("/signin", web::post().to(pages::sign_in))
+        .route("/signout", web::post().to(pages::sign_out))
+        .route("/register", web::get().to(pages::register_page))
+        .route("/register", web::post().to(pages::register))
+        .route("/games/{id}", web::get().to(pages::game))
+        .route("/games/{id}/act", web::post().to(pages::act))
+        .route("/games/{id}/log", web::get().to(pages::log))
+        .route("/games/{id}/live", web::get().to(pages::live))
+        .route("/assets/app.css", web::get().to(style))
+        .route("/assets/app.js", web::get().to(script));
+}
+
+async fn style() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(STYLE)
+}
+
+async fn script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(SCRIPT)
+}
+
+/// Whether a request is for a page (not the API): errors for it are pages, not problems.
+pub fn is_page_path(path: &str) -> bool {
+    !(path.starts_with("/v1/")
+        || path == "/v1"
+        || path.starts_with("/docs")
+        || path == "/openapi.json"
+        || path == "/healthz"
+        || path == "/readyz")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_page_template_renders_and_escapes() {
+        let evil = "<script>x</script>";
+        let ctx = serde_json::json!({
+            "me": {"display_name": evil}, "csrf": "t", "title": evil, "message": evil,
+            "status": 404, "sign_in": true, "next": "/games/x", "error": evil,
+            "turns": [], "mine": [], "open": [], "finished": [],
+            "game": {"id": "id", "name": evil, "short_id": "abc", "status": "active",
+                     "version": 3, "seed_sha256": "ff", "seed": null},
+            "players": [{"seat": 0, "name": evil, "you": true, "to_act": true}],
+            "presented": {"headline": evil, "sections": [{"title": evil, "lines": [evil], "diagram": true}]},
+            "picture": null, "choices": [{"title": evil, "choices": [{"number": 1, "label": evil, "target": "a1"}]}],
+            "log": [evil], "log_more": 2, "waiting_for": [evil], "outcome": null,
+        });
+        for (name, _) in TEMPLATES {
+            let html = render(name, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!html.contains(evil), "{name} does not escape");
+        }
+    }
+
+    #[test]
+    fn api_paths_keep_their_problem_errors() {
+        assert!(!is_page_path("/v1/games"));
+        assert!(!is_page_path("/healthz"));
+        assert!(is_page_path("/"));
+        assert!(is_page_path("/games/abc"));
+        assert!(is_page_path("/nowhere"));
+    }
+}

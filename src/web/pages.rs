@@ -1,0 +1,618 @@
+//! The page handlers. Each reads who is asking from the session cookie, calls the same use
+//! cases as the API, and renders a template; every POST checks the CSRF token first.
+
+use std::time::Duration;
+
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::stream;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::live::Live;
+use super::session::{self, Csrf};
+use super::{PageError, html, render};
+use crate::auth::jwt::Purpose;
+use crate::rules::present::name_seats;
+use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
+use crate::service::mail::names_by_seat;
+use crate::service::views::GameView;
+use crate::service::{ServiceError, Services, games, submit, users};
+use crate::store;
+use crate::store::models::{Game, GameStatus};
+
+type Page = Result<HttpResponse, PageError>;
+
+/// Entries of the log shown on the game page (the whole log has its own page).
+const LOG_ON_PAGE: i64 = 40;
+/// How long one event stream lasts before the browser reconnects (it does so by itself).
+const STREAM_LIFETIME: Duration = Duration::from_secs(600);
+const HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// A page with the CSRF cookie set when the browser had none.
+fn page(status: StatusCode, body: String, csrf: &Csrf) -> HttpResponse {
+    let mut r = html(status, body);
+    if let Some(c) = &csrf.new_cookie {
+        let _ = r.add_cookie(c);
+    }
+    r
+}
+
+fn see_other(to: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, to.to_owned()))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
+}
+
+/// To the sign-in page, coming back to `next` afterwards.
+fn to_sign_in(next: &str) -> HttpResponse {
+    see_other(&format!("/signin?next={}", encode(next)))
+}
+
+/// `text` for a URL's query.
+fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                out.push(b as char);
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+async fn me(
+    req: &HttpRequest,
+    svc: &Services,
+) -> Result<Option<crate::store::models::User>, PageError> {
+    match session::user_of(req, svc) {
+        // A session of an account that no longer exists is no session.
+        Some(id) => Ok(users::current(svc, id).await?),
+        None => Ok(None),
+    }
+}
+
+fn me_json(user: &crate::store::models::User) -> Value {
+    json!({
+        "display_name": user.display_name,
+        "email": user.email,
+        "verified": user.email_verified_at.is_some(),
+    })
+}
+
+/// A line about a game for the lists of the home page.
+fn summary(svc: &Services, g: &GameView, me: Uuid) -> Value {
+    let name = svc
+        .rules
+        .get(&g.ruleset)
+        .map_or(g.ruleset.as_str(), |r| r.name());
+    let names_of = |seats: &[i32]| -> Vec<String> {
+        seats
+            .iter()
+            .filter_map(|s| g.seats.iter().find(|x| x.seat == *s))
+            .map(|x| {
+                x.display_name
+                    .clone()
+                    .unwrap_or_else(|| "an open seat".into())
+            })
+            .collect()
+    };
+    let all: Vec<i32> = g.seats.iter().map(|s| s.seat).collect();
+    json!({
+        "id": g.id,
+        "name": name,
+        "short_id": g.id.simple().to_string().chars().take(8).collect::<String>(),
+        "status": g.status,
+        "players": names_of(&all),
+        "to_act": names_of(&g.to_act),
+        "open_seats": g.seats.iter().filter(|s| s.user_id.is_none()).count(),
+        "mine": g.seats.iter().any(|s| s.user_id == Some(me)),
+        "summary": g.outcome.as_ref().map(|o| o.summary.clone()),
+        "updated_at": g.updated_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+    })
+}
+
+/// `GET /`: the games waiting on me (longest wait first), my other games, open games to join,
+/// finished games; the sign-in page for a visitor.
+pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
+    let csrf = session::csrf(&req, &svc);
+    let Some(user) = me(&req, &svc).await? else {
+        let body = render("signin.html", &json!({"csrf": csrf.token, "next": "/"}))?;
+        return Ok(page(StatusCode::OK, body, &csrf));
+    };
+    let turns = games::my_turns(&svc, user.id).await?.games;
+    let mine = games::mine(&svc, user.id).await?.games;
+    let open = games::list_open(&svc, None, 20).await?.games;
+    let waiting: Vec<Uuid> = turns.iter().map(|g| g.id).collect();
+    let line = |g: &GameView| summary(&svc, g, user.id);
+    let ctx = json!({
+        "me": me_json(&user),
+        "csrf": csrf.token,
+        "turns": turns.iter().map(line).collect::<Vec<_>>(),
+        "mine": mine.iter()
+            .filter(|g| !waiting.contains(&g.id) && (g.status == "active" || g.status == "open"))
+            .map(line).collect::<Vec<_>>(),
+        "open": open.iter()
+            .filter(|g| !g.seats.iter().any(|s| s.user_id == Some(user.id)))
+            .map(line).collect::<Vec<_>>(),
+        "finished": mine.iter()
+            .filter(|g| g.status == "finished" || g.status == "abandoned")
+            .map(line).collect::<Vec<_>>(),
+    });
+    Ok(page(StatusCode::OK, render("home.html", &ctx)?, &csrf))
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    next: Option<String>,
+}
+
+pub async fn sign_in_page(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    q: web::Query<NextQuery>,
+) -> Page {
+    let csrf = session::csrf(&req, &svc);
+    let next = session::local_path(q.next.as_deref());
+    let body = render("signin.html", &json!({"csrf": csrf.token, "next": next}))?;
+    Ok(page(StatusCode::OK, body, &csrf))
+}
+
+#[derive(Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    next: Option<String>,
+}
+
+/// `POST /signin`: email and password open a session.
+pub async fn sign_in(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<SignInForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let next = session::local_path(form.next.as_deref());
+    match users::login(&svc, &form.email, &form.password).await {
+        Ok((token, _)) => {
+            let user = svc
+                .jwt
+                .verify(&token)
+                .map_err(|e| PageError::internal(e.into()))?;
+            signed_in(&svc, user, &next)
+        }
+        Err(ServiceError::BadCredentials) => {
+            let csrf = session::csrf(&req, &svc);
+            let body = render(
+                "signin.html",
+                &json!({"csrf": csrf.token, "next": next, "email": form.email,
+                        "error": "Wrong email or password."}),
+            )?;
+            Ok(page(StatusCode::UNAUTHORIZED, body, &csrf))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn signed_in(svc: &Services, user: Uuid, next: &str) -> Page {
+    let mut r = see_other(next);
+    r.add_cookie(&session::session_cookie(svc, user)?)
+        .map_err(|e| PageError::internal(anyhow::anyhow!("{e}")))?;
+    Ok(r)
+}
+
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /signout`.
+pub async fn sign_out(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<CsrfForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let mut r = see_other("/");
+    let _ = r.add_cookie(&session::signed_out_cookie(&svc));
+    Ok(r)
+}
+
+pub async fn register_page(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    q: web::Query<NextQuery>,
+) -> Page {
+    let csrf = session::csrf(&req, &svc);
+    let next = session::local_path(q.next.as_deref());
+    let body = render("register.html", &json!({"csrf": csrf.token, "next": next}))?;
+    Ok(page(StatusCode::OK, body, &csrf))
+}
+
+#[derive(Deserialize)]
+pub struct RegisterForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    display_name: String,
+    next: Option<String>,
+}
+
+/// `POST /register`: a new account, signed in at once (its address still to be verified).
+pub async fn register(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<RegisterForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let next = session::local_path(form.next.as_deref());
+    match users::register(&svc, &form.email, &form.password, &form.display_name).await {
+        Ok(registered) => signed_in(&svc, registered.user.id, &next),
+        Err(e @ (ServiceError::Invalid(_) | ServiceError::EmailTaken)) => {
+            let csrf = session::csrf(&req, &svc);
+            let body = render(
+                "register.html",
+                &json!({"csrf": csrf.token, "next": next, "email": form.email,
+                        "display_name": form.display_name, "error": e.to_string()}),
+            )?;
+            Ok(page(StatusCode::UNPROCESSABLE_ENTITY, body, &csrf))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct GameQuery {
+    /// A sign-in link's token.
+    signin: Option<String>,
+    /// The game moved on before a choice arrived.
+    moved: Option<String>,
+}
+
+/// The game and its players, or a 404 page.
+async fn load(
+    svc: &Services,
+    id: Uuid,
+) -> Result<(Game, Vec<store::models::SeatPlayer>), PageError> {
+    let mut conn = svc.conn().await?;
+    store::games::get_with_players(&mut conn, id)
+        .await
+        .map_err(ServiceError::from)?
+        .ok_or_else(PageError::not_found)
+}
+
+fn game_id(raw: &str) -> Result<Uuid, PageError> {
+    raw.parse().map_err(|_| PageError::not_found())
+}
+
+/// `GET /games/{id}`: the picture, the table, my hand and choices, the players, the log.
+/// With `?signin=<token>` (the link in every mail) it first signs the link's user in.
+pub async fn game(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    path: web::Path<String>,
+    q: web::Query<GameQuery>,
+) -> Page {
+    let id = game_id(&path)?;
+    let here = format!("/games/{id}");
+    if let Some(token) = &q.signin {
+        return sign_in_by_link(&svc, token, &here);
+    }
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in(&here));
+    };
+    let (game, players) = load(&svc, id).await?;
+    let csrf = session::csrf(&req, &svc);
+    let ctx = game_context(&svc, &game, &players, &user, &csrf.token, q.moved.is_some()).await?;
+    Ok(page(StatusCode::OK, render("game.html", &ctx)?, &csrf))
+}
+
+/// A sign-in link: a session for its user, then the page without the token in its address.
+fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
+    match svc.jwt.check(Purpose::SignIn, token) {
+        Ok(claims) => signed_in(svc, claims.sub, next),
+        Err(_) => {
+            let expired = svc.jwt.check_signature(Purpose::SignIn, token).is_some();
+            let mut e = if expired {
+                PageError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "This link has expired",
+                    "Sign-in links in mail stay good for three days. Sign in with your \
+                     password below, or open the link in your latest mail from us.",
+                )
+            } else {
+                PageError::new(
+                    StatusCode::BAD_REQUEST,
+                    "This link is not valid",
+                    "The link is incomplete or was altered. Copy the whole link from the \
+                     mail, or sign in with your password below.",
+                )
+            };
+            e.sign_in = true;
+            e.next = Some(next.to_owned());
+            Err(e)
+        }
+    }
+}
+
+async fn game_context(
+    svc: &Services,
+    game: &Game,
+    players: &[store::models::SeatPlayer],
+    user: &crate::store::models::User,
+    csrf: &str,
+    moved: bool,
+) -> Result<Value, PageError> {
+    let rules = svc
+        .rules
+        .get(&game.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset(game.ruleset.clone()))?;
+    let seat = seat_of(players, user.id);
+    let viewer = viewer_of(game, seat);
+    let names = names_by_seat(game, players);
+    let state = match &game.state {
+        Some(json) => Some(svc.load_state(game, json)?),
+        None => None,
+    };
+    let active = game.status() == GameStatus::Active;
+    let waiting = |s: i32| active && game.to_act.contains(&s);
+    let presented = state.as_ref().map(|s| s.present(viewer, &names));
+    let picture = state.as_ref().and_then(|s| s.picture(viewer, &names));
+    let choices = match (state.as_ref(), seat.filter(|s| waiting(*s))) {
+        (Some(state), Some(s)) => {
+            let s = usize::try_from(s).unwrap_or(0);
+            let (_, groups) = state.choices(s, &names);
+            let targets = state.targets(s);
+            groups
+                .into_iter()
+                .map(|g| {
+                    json!({
+                        "title": g.title,
+                        "choices": g.choices.iter().map(|c| json!({
+                            "number": c.number,
+                            "label": c.label,
+                            "target": targets.get(c.number.wrapping_sub(1)).cloned().flatten(),
+                        })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect::<Vec<_>>()
+        }
+        _ => vec![],
+    };
+    let (entries, total) = {
+        let mut conn = svc.conn().await?;
+        store::events::latest_after(&mut conn, game.id, 0, LOG_ON_PAGE)
+            .await
+            .map_err(ServiceError::from)?
+    };
+    let log: Vec<Value> = entries
+        .iter()
+        .map(|e| json!({"seq": e.seq, "text": name_seats(&event_view(e, viewer).description, &names)}))
+        .collect();
+    let outcome = outcome_view(&game.outcome);
+    let finished = game.status() == GameStatus::Finished;
+    Ok(json!({
+        "me": me_json(user),
+        "csrf": csrf,
+        "moved": moved,
+        "game": {
+            "id": game.id,
+            "name": rules.name(),
+            "ruleset": game.ruleset,
+            "short_id": game.id.simple().to_string().chars().take(8).collect::<String>(),
+            "status": game.status,
+            "version": game.version,
+            "seed_sha256": game.seed_sha256,
+            "seed": finished.then(|| hex::encode(&game.seed)),
+        },
+        "seat": seat,
+        "spectator": seat.is_none(),
+        "waiting": seat.is_some_and(waiting),
+        "players": players.iter().map(|p| json!({
+            "seat": p.seat,
+            "name": p.display_name,
+            "you": Some(p.seat) == seat,
+            "to_act": waiting(p.seat),
+        })).collect::<Vec<_>>(),
+        "open_seats": usize::try_from(game.seat_count).unwrap_or(0).saturating_sub(players.len()),
+        "waiting_for": game.to_act.iter().filter(|s| Some(**s) != seat)
+            .filter_map(|s| names.get(usize::try_from(*s).ok()?).cloned()).collect::<Vec<_>>(),
+        "presented": presented,
+        "picture": picture,
+        "picture_alt": presented.as_ref().map(|p| p.headline.clone()),
+        "choices": choices,
+        "log": log,
+        "log_more": (total - entries.len() as i64).max(0),
+        "outcome": outcome.map(|o| json!({
+            "summary": o.summary,
+            "winners": o.winners.iter().filter_map(|w| names.get(usize::try_from(*w).ok()?).cloned()).collect::<Vec<_>>(),
+        })),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct ActForm {
+    #[serde(default)]
+    csrf: String,
+    version: Option<i64>,
+    choice: Option<usize>,
+}
+
+/// `POST /games/{id}/act`: the choice numbered `choice` of the list shown at `version`.
+pub async fn act(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    path: web::Path<String>,
+    form: web::Form<ActForm>,
+) -> Page {
+    let id = game_id(&path)?;
+    let here = format!("/games/{id}");
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in(&here));
+    };
+    let (Some(version), Some(choice)) = (form.version, form.choice) else {
+        return Err(PageError::new(
+            StatusCode::BAD_REQUEST,
+            "No choice was sent",
+            "Pick one of the choices on the game page.",
+        ));
+    };
+    let (game, players) = load(&svc, id).await?;
+    let seat = seat_of(&players, user.id).ok_or(ServiceError::NotAPlayer)?;
+    match game.status() {
+        GameStatus::Active => {}
+        GameStatus::Finished => return Err(ServiceError::WrongStatus("finished".into()).into()),
+        other => return Err(ServiceError::WrongStatus(other.as_str().into()).into()),
+    }
+    if game.version != version {
+        return Ok(see_other(&format!("{here}?moved=1")));
+    }
+    if !game.to_act.contains(&seat) {
+        return Err(ServiceError::NotYourDecision.into());
+    }
+    let state = match &game.state {
+        Some(json) => svc.load_state(&game, json)?,
+        None => return Err(ServiceError::NotYourDecision.into()),
+    };
+    let legal = state.legal_actions(usize::try_from(seat).unwrap_or(0));
+    let Some(action) = choice.checked_sub(1).and_then(|i| legal.get(i)) else {
+        return Err(PageError::new(
+            StatusCode::BAD_REQUEST,
+            "No such choice",
+            format!("There is no choice {choice} now. Nothing was changed."),
+        ));
+    };
+    match submit::submit(
+        &svc,
+        user.id,
+        id,
+        Some(version),
+        &[action.action.clone()],
+        None,
+    )
+    .await
+    {
+        Ok(_) => Ok(see_other(&here)),
+        Err(ServiceError::VersionConflict { .. }) => Ok(see_other(&format!("{here}?moved=1"))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `GET /games/{id}/log`: the whole log as I may see it; after the end, the seed and how to
+/// check it.
+pub async fn log(req: HttpRequest, svc: web::Data<Services>, path: web::Path<String>) -> Page {
+    let id = game_id(&path)?;
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in(&format!("/games/{id}/log")));
+    };
+    let (game, players) = load(&svc, id).await?;
+    let viewer = viewer_of(&game, seat_of(&players, user.id));
+    let names = names_by_seat(&game, &players);
+    let events = {
+        let mut conn = svc.conn().await?;
+        store::events::all(&mut conn, id)
+            .await
+            .map_err(ServiceError::from)?
+    };
+    let name = svc.rules.get(&game.ruleset).map_or("", |r| r.name());
+    let finished = game.status() == GameStatus::Finished;
+    let ctx = json!({
+        "me": me_json(&user),
+        "csrf": session::csrf(&req, &svc).token,
+        "game": {
+            "id": game.id, "name": name, "status": game.status, "version": game.version,
+            "short_id": game.id.simple().to_string().chars().take(8).collect::<String>(),
+            "seed_sha256": game.seed_sha256,
+            "seed": finished.then(|| hex::encode(&game.seed)),
+        },
+        "log": events.iter().map(|e| json!({
+            "seq": e.seq,
+            "at": e.created_at.format("%Y-%m-%d %H:%M").to_string(),
+            "text": name_seats(&event_view(e, viewer).description, &names),
+        })).collect::<Vec<_>>(),
+        "outcome": outcome_view(&game.outcome).map(|o| o.summary),
+    });
+    Ok(html(StatusCode::OK, render("log.html", &ctx)?))
+}
+
+/// `GET /games/{id}/live`: server-sent events, `event: version` with the game's version now
+/// and after every committed turn; a comment every 15 s keeps proxies from closing it. It
+/// ends after ten minutes (the browser reconnects by itself).
+pub async fn live(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    live: web::Data<Live>,
+    path: web::Path<String>,
+) -> Page {
+    let id = game_id(&path)?;
+    if me(&req, &svc).await?.is_none() {
+        return Err(PageError::new(
+            StatusCode::UNAUTHORIZED,
+            "Sign in",
+            "Sign in to follow this game.",
+        ));
+    }
+    let rx = live.subscribe();
+    let (game, _) = load(&svc, id).await?;
+    let first = format!("retry: 2000\nevent: version\ndata: {}\n\n", game.version);
+    let deadline = tokio::time::Instant::now() + STREAM_LIFETIME;
+    let events = stream::unfold((rx, Some(first)), move |(mut rx, pending)| async move {
+        if let Some(first) = pending {
+            return Some((
+                Ok::<_, actix_web::Error>(web::Bytes::from(first)),
+                (rx, None),
+            ));
+        }
+        loop {
+            let wait = tokio::time::timeout_at(
+                deadline.min(tokio::time::Instant::now() + HEARTBEAT),
+                rx.recv(),
+            );
+            match wait.await {
+                Ok(Ok(m)) if m.game == id => {
+                    let chunk = format!("event: version\ndata: {}\n\n", m.version);
+                    return Some((Ok(web::Bytes::from(chunk)), (rx, None)));
+                }
+                Ok(Ok(_)) => {}
+                // Missed some: tell the page to look again.
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
+                    let chunk = "event: version\ndata: -1\n\n".to_owned();
+                    return Some((Ok(web::Bytes::from(chunk)), (rx, None)));
+                }
+                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
+                Err(_) if tokio::time::Instant::now() >= deadline => return None,
+                Err(_) => {
+                    return Some((Ok(web::Bytes::from_static(b": ping\n\n")), (rx, None)));
+                }
+            }
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(events))
+}

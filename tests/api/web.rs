@@ -1,0 +1,423 @@
+//! The web pages (issue 15), in a real browser (Chromium over WebDriver) and over plain HTTP:
+//! players sign in only through the links in their mail, play by clicking, watchers see the
+//! page follow the game without a reload; forged forms and links are refused with pages.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use reqwest::StatusCode;
+use reqwest::header::{CONTENT_TYPE, COOKIE, LOCATION, SET_COOKIE};
+use serde_json::{Value, json};
+use turnpost::auth::Jwt;
+use turnpost::auth::jwt::Purpose;
+use uuid::Uuid;
+
+use crate::browser::Driver;
+use crate::helpers::{Picker, Player, TestApp};
+use crate::mailbox::{mail_to, spawn_mail_app, text_of, verified_players, wait_for_mail};
+use crate::smtp::SmtpServer;
+
+/// The game link of the latest mail `who` received, pointed at the test server (mail says the
+/// public address, `http://turnpost.test`).
+fn game_link(app: &TestApp, mail_text: &str) -> String {
+    let line = mail_text
+        .lines()
+        .find(|l| l.contains("/games/") && l.contains("signin="))
+        .unwrap_or_else(|| panic!("no sign-in link in the mail:\n{mail_text}"));
+    let at = line.find("/games/").expect("a game path");
+    format!("{}{}", app.base, line[at..].trim())
+}
+
+async fn version(app: &TestApp, game: Uuid, who: &Player) -> (i64, String, Vec<i64>) {
+    let g = app.get(&format!("/v1/games/{game}"), who).await.expect(200);
+    (
+        g["version"].as_i64().expect("version"),
+        g["status"].as_str().expect("status").to_owned(),
+        g["to_act"]
+            .as_array()
+            .expect("to_act")
+            .iter()
+            .filter_map(Value::as_i64)
+            .collect(),
+    )
+}
+
+#[tokio::test]
+async fn two_players_play_a_game_in_their_browsers_and_a_watcher_sees_it_live() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob", "Cat"]).await;
+    let (ann, bob, cat) = (&players[0], &players[1], &players[2]);
+    let game = app
+        .start_game("bag-of-fate", &[ann.clone(), bob.clone()], json!({}))
+        .await;
+    let driver = Driver::start().await;
+
+    // Each player opens the link in their own mail, in their own browser.
+    let mut browsers = vec![];
+    for p in [ann, bob] {
+        let mail = wait_for_mail(&smtp, p, 0).await;
+        let link = game_link(&app, &text_of(mail.last().expect("a mail")));
+        let b = driver.browser().await;
+        b.goto(&link).await;
+        b.wait_for("#game").await;
+        assert_eq!(
+            b.url().await,
+            format!("{}/games/{game}", app.base),
+            "the sign-in link leads to the game page, without its token in the address"
+        );
+        browsers.push(b);
+    }
+
+    // Cat is no player: she signs in with her password and watches.
+    let watcher = driver.browser().await;
+    watcher
+        .goto(&format!("{}/signin?next=/games/{game}", app.base))
+        .await;
+    let email = watcher.wait_for("#email").await;
+    watcher.type_into(&email, &cat.email).await;
+    let password = watcher.wait_for("#password").await;
+    watcher.type_into(&password, "correct horse battery").await;
+    let submit = watcher.wait_for("form[action='/signin'] button").await;
+    watcher.click(&submit).await;
+    watcher.wait_for("#game").await;
+    assert!(
+        watcher
+            .text_of_page()
+            .await
+            .contains("You are watching this game"),
+        "a watcher is told so"
+    );
+    assert!(
+        watcher.find("button.choice").await.is_none(),
+        "a watcher has no choices"
+    );
+    watcher
+        .script("window.__stayed = 'no reload'; return 1")
+        .await;
+
+    // Play to the end by clicking: whoever must act clicks one of their buttons.
+    let mut pick = Picker::new(7);
+    let mut clicks = 0;
+    let mut watcher_saw = 0;
+    for _ in 0..600 {
+        let (v, status, to_act) = version(&app, game, ann).await;
+        if status == "finished" {
+            break;
+        }
+        let seat = *to_act.first().expect("somebody must act") as usize;
+        let b = &browsers[seat];
+        // The page shows this version (it followed the game by itself if another moved).
+        b.wait_for(&format!("#game[data-version='{v}'] button.choice"))
+            .await;
+        let buttons = b.find_all("button.choice").await;
+        let button = &buttons[pick.below(buttons.len())];
+        b.click(button).await;
+        clicks += 1;
+        // The move is made (bounded wait).
+        let mut moved = false;
+        for _ in 0..200 {
+            if version(&app, game, ann).await.0 > v {
+                moved = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        assert!(moved, "a click on a choice made no move at version {v}");
+        if clicks % 10 == 0 {
+            // The watcher's page follows without a reload.
+            let now = version(&app, game, ann).await.0;
+            let seen = watcher
+                .wait_for(&format!(
+                    "#game[data-version='{now}'], #game[data-version='{}']",
+                    now + 1
+                ))
+                .await;
+            assert!(!seen.is_empty());
+            watcher_saw += 1;
+        }
+    }
+    let (_, status, _) = version(&app, game, ann).await;
+    assert_eq!(status, "finished", "the game ended within 600 clicks");
+    assert!(clicks > 4, "a whole game takes some clicks ({clicks})");
+    assert!(watcher_saw > 0 || clicks < 10);
+
+    // Everybody's page shows the end; the watcher's never reloaded.
+    for b in browsers.iter().chain(std::iter::once(&watcher)) {
+        b.wait_for(".outcome").await;
+    }
+    assert_eq!(
+        watcher.script("return window.__stayed || null").await,
+        json!("no reload"),
+        "the watcher's page was reloaded instead of updated"
+    );
+    let log_link = watcher.wait_for("a[href$='/log']").await;
+    watcher.click(&log_link).await;
+    watcher.wait_for("code.seed").await;
+    let page = watcher.text_of_page().await;
+    assert!(
+        page.contains("sha256sum"),
+        "the log page says how to check the seed"
+    );
+
+    for b in browsers {
+        b.close().await;
+    }
+    watcher.close().await;
+}
+
+/// A client that keeps cookies by hand and does not follow redirects.
+fn plain_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
+    res.headers().get_all(SET_COOKIE).iter().find_map(|v| {
+        let v = v.to_str().ok()?;
+        let (pair, _) = v.split_once(';').unwrap_or((v, ""));
+        let (k, val) = pair.split_once('=')?;
+        (k == name && !val.is_empty()).then(|| val.to_owned())
+    })
+}
+
+/// A urlencoded form body.
+fn form(fields: &[(&str, &str)]) -> String {
+    fields
+        .iter()
+        .map(|(k, v)| {
+            let enc = |t: &str| {
+                t.bytes()
+                    .map(|b| match b {
+                        b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                            (b as char).to_string()
+                        }
+                        _ => format!("%{b:02X}"),
+                    })
+                    .collect::<String>()
+            };
+            format!("{}={}", enc(k), enc(v))
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn is_page(res: &reqwest::Response) -> bool {
+    res.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"))
+}
+
+/// Signs `who` in through a link the server would mail; returns the session cookie.
+fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Utc>) -> String {
+    let jwt = Jwt::new(
+        app.settings
+            .jwt_secret
+            .as_deref()
+            .expect("secret")
+            .as_bytes(),
+        3600,
+    );
+    let (token, _) = jwt
+        .sign(Purpose::SignIn, who.id, None, issued, 3600)
+        .expect("sign");
+    format!("{}{path}?signin={token}", app.base)
+}
+
+async fn session_of(app: &TestApp, who: &Player, game: Uuid) -> String {
+    let res = plain_client()
+        .get(link_for(app, who, &format!("/games/{game}"), Utc::now()))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        res.headers().get(LOCATION).and_then(|v| v.to_str().ok()),
+        Some(format!("/games/{game}").as_str())
+    );
+    cookie_value(&res, "turnpost_session").expect("a session cookie")
+}
+
+/// The page's CSRF cookie and the token its form carries.
+async fn form_token(app: &TestApp, session: &str, game: Uuid) -> (String, String) {
+    let res = plain_client()
+        .get(format!("{}/games/{game}", app.base))
+        .header(COOKIE, format!("turnpost_session={session}"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::OK);
+    let seed = cookie_value(&res, "turnpost_csrf").expect("a csrf cookie");
+    let body = res.text().await.expect("body");
+    let at = body.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+    (seed, body[at..at + 32].to_owned())
+}
+
+#[tokio::test]
+async fn forged_forms_bad_links_and_other_peoples_games_get_error_pages_and_change_nothing() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob", "Cat"]).await;
+    let (ann, bob, cat) = (&players[0], &players[1], &players[2]);
+    let game = app
+        .start_game("bag-of-fate", &[ann.clone(), bob.clone()], json!({}))
+        .await;
+    let (before, _, to_act) = version(&app, game, ann).await;
+    let mover = if to_act.contains(&0) { ann } else { bob };
+    let client = plain_client();
+
+    // A form without a valid CSRF token.
+    let session = session_of(&app, mover, game).await;
+    let (seed, token) = form_token(&app, &session, game).await;
+    for (cookie, field) in [
+        (format!("turnpost_session={session}"), String::new()),
+        (
+            format!("turnpost_session={session}; turnpost_csrf={seed}"),
+            "0".repeat(32),
+        ),
+        // The right token without its cookie (another site cannot send it).
+        (format!("turnpost_session={session}"), token.clone()),
+    ] {
+        let res = client
+            .post(format!("{}/games/{game}/act", app.base))
+            .header(COOKIE, cookie)
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(form(&[
+                ("csrf", field.as_str()),
+                ("version", &before.to_string()),
+                ("choice", "1"),
+            ]))
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(res.status(), StatusCode::FORBIDDEN);
+        assert!(is_page(&res), "an error page, not JSON");
+        assert!(res.text().await.unwrap().contains("This form has expired"));
+    }
+    assert_eq!(
+        version(&app, game, ann).await.0,
+        before,
+        "a forged form moved"
+    );
+
+    // With the token it works (so the refusals above were for the token alone).
+    let res = client
+        .post(format!("{}/games/{game}/act", app.base))
+        .header(
+            COOKIE,
+            format!("turnpost_session={session}; turnpost_csrf={seed}"),
+        )
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form(&[
+            ("csrf", token.as_str()),
+            ("version", &before.to_string()),
+            ("choice", "1"),
+        ]))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let after = version(&app, game, ann).await.0;
+    assert!(after > before, "a valid form makes the move");
+
+    // Cat holds no seat: her page is a watcher's, and her choice is refused with a page.
+    let cat_session = session_of(&app, cat, game).await;
+    let (cat_seed, cat_token) = form_token(&app, &cat_session, game).await;
+    let res = client
+        .post(format!("{}/games/{game}/act", app.base))
+        .header(
+            COOKIE,
+            format!("turnpost_session={cat_session}; turnpost_csrf={cat_seed}"),
+        )
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(form(&[
+            ("csrf", cat_token.as_str()),
+            ("version", &after.to_string()),
+            ("choice", "1"),
+        ]))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert!(is_page(&res));
+    assert!(res.text().await.unwrap().contains("Not your game"));
+    assert_eq!(version(&app, game, ann).await.0, after, "a watcher moved");
+
+    // An altered link and an expired one: pages, and no session.
+    let good = link_for(&app, ann, &format!("/games/{game}"), Utc::now());
+    let altered = good[..good.len() - 4].to_owned();
+    let res = client.get(&altered).send().await.expect("get");
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert!(is_page(&res));
+    assert!(cookie_value(&res, "turnpost_session").is_none());
+    assert!(res.text().await.unwrap().contains("This link is not valid"));
+    let old = link_for(
+        &app,
+        ann,
+        &format!("/games/{game}"),
+        Utc::now() - chrono::Duration::hours(2),
+    );
+    let res = client.get(&old).send().await.expect("get");
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert!(is_page(&res));
+    assert!(cookie_value(&res, "turnpost_session").is_none());
+    assert!(res.text().await.unwrap().contains("This link has expired"));
+    // A link signed with another key.
+    let forged = Jwt::new(b"not the server's key, not at all!!", 3600)
+        .sign(Purpose::SignIn, ann.id, None, Utc::now(), 3600)
+        .expect("sign")
+        .0;
+    let res = client
+        .get(format!("{}/games/{game}?signin={forged}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    assert!(cookie_value(&res, "turnpost_session").is_none());
+    // An API token is no web session.
+    let res = client
+        .get(format!("{}/games/{game}", app.base))
+        .header(COOKIE, format!("turnpost_session={}", ann.token))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(
+        res.status(),
+        StatusCode::SEE_OTHER,
+        "an API token opened a page"
+    );
+
+    // Unknown pages are pages; unknown API routes stay problems.
+    let res = client
+        .get(format!("{}/no/such/page", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(is_page(&res));
+    let res = client
+        .get(format!("{}/games/{}", app.base, Uuid::new_v4()))
+        .header(COOKIE, format!("turnpost_session={session}"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(is_page(&res));
+    let res = client
+        .get(format!("{}/v1/nothing-here", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert!(
+        res.headers()[CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("application/problem+json")
+    );
+    // Mail links sign in; the verification and unsubscribe links were not touched.
+    assert!(!mail_to(&smtp, ann).is_empty());
+}
