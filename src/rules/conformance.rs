@@ -72,6 +72,9 @@
 //!   are counted with the views above (no seat's presentation shows more markers than its own
 //!   secrets put there, the spectator's none); every acting seat's choices number each legal
 //!   action exactly once with one-line labels, and a seat's table and choices stay under 40 KB.
+//!   They are checked at every fully checked state of the sampled playouts and at one in
+//!   `sample_every` states of the thorough ones (whose long games would otherwise present tens
+//!   of thousands of states, the dearest part of the suite).
 //! - At the end: the erased `Game::load` keeps a snapshot as it is.
 //!
 //! Folding: after 1, 2, 4, 8, … actions and at the end, folding the log from `new_game` gives a

@@ -457,7 +457,8 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
     let subject = "Confirm your address for Turnpost".to_owned();
     let ctx = json!({
         "recipient": user.display_name,
-        "verify_url": format!("{}/v1/email/verify?token={token}", svc.mail.base_url),
+        // The page, which also signs the user in; the API's JSON route stays for programs.
+        "verify_url": format!("{}/verify?token={token}", svc.mail.base_url),
         "expires_at": expires_at.to_rfc3339(),
         "base_url": svc.mail.base_url,
         "subject": subject,

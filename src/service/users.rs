@@ -51,11 +51,25 @@ fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
             "password must be 8 to 1024 characters long".into(),
         ));
     }
+    valid_name(display_name)
+}
+
+fn valid_name(display_name: &str) -> Result<()> {
     let name = display_name.trim();
     if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
         return Err(ServiceError::Invalid(
             "display_name must be 1 to 64 printable characters".into(),
         ));
+    }
+    Ok(())
+}
+
+/// A new display name (what the other players read in mail and on pages).
+pub async fn set_display_name(svc: &Services, id: Uuid, display_name: &str) -> Result<()> {
+    valid_name(display_name)?;
+    let mut conn = svc.conn().await?;
+    if !store::users::set_display_name(&mut conn, id, display_name.trim()).await? {
+        return Err(ServiceError::NotFound("account"));
     }
     Ok(())
 }

@@ -60,6 +60,14 @@ pub async fn mark_verified(conn: &mut Conn, id: Uuid, email: &str) -> QueryResul
     Ok(n == 1)
 }
 
+pub async fn set_display_name(conn: &mut Conn, id: Uuid, name: &str) -> QueryResult<bool> {
+    let n = diesel::update(users::table.find(id))
+        .set(users::display_name.eq(name))
+        .execute(conn)
+        .await?;
+    Ok(n == 1)
+}
+
 pub async fn set_preference(conn: &mut Conn, id: Uuid, preference: &str) -> QueryResult<bool> {
     let n = diesel::update(users::table.find(id))
         .set(users::mail_preference.eq(preference))

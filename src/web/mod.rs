@@ -4,13 +4,16 @@
 //! game. Pages call the same use cases (`service`) as the JSON API.
 //!
 //! - `session.rs`: the session cookie, sign-in links, CSRF.
-//! - `pages.rs`: the handlers.
+//! - `pages.rs`: home, sign-in, registration, the game page, its log and its live stream.
+//! - `tables.rs`: the new-game form and joining; `account.rs`: verification and settings.
 //! - `live.rs`: `LISTEN turnpost_games`, fanned out to the pages' event streams.
 //! - `templates/`, `assets/`: the pages, the style sheet and the script.
 
+pub mod account;
 pub mod live;
 pub mod pages;
 pub mod session;
+pub mod tables;
 
 use std::sync::OnceLock;
 
@@ -30,6 +33,9 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("game.html", include_str!("templates/game.html")),
     ("log.html", include_str!("templates/log.html")),
     ("error.html", include_str!("templates/error.html")),
+    ("message.html", include_str!("templates/message.html")),
+    ("settings.html", include_str!("templates/settings.html")),
+    ("new_game.html", include_str!("templates/new_game.html")),
 ];
 
 const STYLE: &str = include_str!("assets/app.css");
@@ -211,6 +217,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/signout", web::post().to(pages::sign_out))
         .route("/register", web::get().to(pages::register_page))
         .route("/register", web::post().to(pages::register))
+        .route("/verify", web::get().to(account::verify))
+        .route("/settings", web::get().to(account::settings))
+        .route("/settings", web::post().to(account::save_settings))
+        .route(
+            "/settings/verification",
+            web::post().to(account::resend_verification),
+        )
+        .route("/games/new", web::get().to(tables::new_game_page))
+        .route("/games/new", web::post().to(tables::create))
+        .route("/games/{id}/join", web::post().to(tables::join))
         .route("/games/{id}", web::get().to(pages::game))
         .route("/games/{id}/act", web::post().to(pages::act))
         .route("/games/{id}/log", web::get().to(pages::log))
@@ -260,6 +276,9 @@ mod tests {
             "presented": {"headline": evil, "sections": [{"title": evil, "lines": [evil], "diagram": true}]},
             "picture": null, "choices": [{"title": evil, "choices": [{"number": 1, "label": evil, "target": "a1"}]}],
             "log": [evil], "log_more": 2, "waiting_for": [evil], "outcome": null,
+            "link": "/", "link_text": evil, "mail": "all", "saved": true, "sent": true,
+            "rulesets": [{"id": "x", "name": evil, "summary": evil, "min_seats": 1, "max_seats": 2,
+                          "options": [{"name": evil, "description": evil, "kind": "json", "value": evil, "checked": false}]}],
         });
         for (name, _) in TEMPLATES {
             let html = render(name, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));

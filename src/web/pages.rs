@@ -32,7 +32,7 @@ const STREAM_LIFETIME: Duration = Duration::from_secs(600);
 const HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// A page with the CSRF cookie set when the browser had none.
-fn page(status: StatusCode, body: String, csrf: &Csrf) -> HttpResponse {
+pub(super) fn page(status: StatusCode, body: String, csrf: &Csrf) -> HttpResponse {
     let mut r = html(status, body);
     if let Some(c) = &csrf.new_cookie {
         let _ = r.add_cookie(c);
@@ -40,7 +40,7 @@ fn page(status: StatusCode, body: String, csrf: &Csrf) -> HttpResponse {
     r
 }
 
-fn see_other(to: &str) -> HttpResponse {
+pub(super) fn see_other(to: &str) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, to.to_owned()))
         .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -48,7 +48,7 @@ fn see_other(to: &str) -> HttpResponse {
 }
 
 /// To the sign-in page, coming back to `next` afterwards.
-fn to_sign_in(next: &str) -> HttpResponse {
+pub(super) fn to_sign_in(next: &str) -> HttpResponse {
     see_other(&format!("/signin?next={}", encode(next)))
 }
 
@@ -66,7 +66,7 @@ fn encode(text: &str) -> String {
     out
 }
 
-async fn me(
+pub(super) async fn me(
     req: &HttpRequest,
     svc: &Services,
 ) -> Result<Option<crate::store::models::User>, PageError> {
@@ -77,7 +77,7 @@ async fn me(
     }
 }
 
-fn me_json(user: &crate::store::models::User) -> Value {
+pub(super) fn me_json(user: &crate::store::models::User) -> Value {
     json!({
         "display_name": user.display_name,
         "email": user.email,

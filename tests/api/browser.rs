@@ -206,28 +206,6 @@ impl Browser {
         Self::ok(v, "click");
     }
 
-    pub async fn text(&self, element: &str) -> String {
-        let v = self
-            .call(
-                reqwest::Method::GET,
-                &format!("/element/{element}/text"),
-                None,
-            )
-            .await;
-        v.as_str().unwrap_or_default().to_owned()
-    }
-
-    pub async fn attribute(&self, element: &str, name: &str) -> Option<String> {
-        let v = self
-            .call(
-                reqwest::Method::GET,
-                &format!("/element/{element}/attribute/{name}"),
-                None,
-            )
-            .await;
-        v.as_str().map(str::to_owned)
-    }
-
     /// Types into an input.
     pub async fn type_into(&self, element: &str, text: &str) {
         let v = self

@@ -27,15 +27,30 @@ async fn verify(app: &TestApp, smtp: &SmtpServer, user: &Player) {
         .unwrap();
     let body = mail.body_text();
     let start = body
-        .find("http://turnpost.test/v1/email/verify?token=")
+        .find("http://turnpost.test/verify?token=")
         .expect("a verification link");
     let link: String = body[start..]
         .chars()
         .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
         .collect();
-    let path = link.trim_start_matches("http://turnpost.test");
+    // The link opens a page (people follow it in a browser); the API confirms the same token.
+    let token = link.split("token=").nth(1).expect("a token");
+    let page = app
+        .client
+        .get(format!("{}/verify?token={token}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("is confirmed"));
     let verified = app
-        .request(Method::GET, path, None, None, &[])
+        .request(
+            Method::GET,
+            &format!("/v1/email/verify?token={token}"),
+            None,
+            None,
+            &[],
+        )
         .await
         .expect(200);
     assert_eq!(verified["email"], user.email);
@@ -213,7 +228,11 @@ async fn a_whole_game_sends_exactly_the_expected_mail() {
         turn.contains("Reply to this mail with the number of your choice"),
         "{turn}"
     );
-    assert!(turn.contains(&format!("http://turnpost.test/v1/games/{game}")));
+    // The game's page, through a link that signs Ann in.
+    assert!(
+        turn.contains(&format!("http://turnpost.test/games/{game}?signin=")),
+        "{turn}"
+    );
     assert!(
         !turn.contains("{\""),
         "no JSON in a mail: {:?}",

@@ -421,3 +421,161 @@ async fn forged_forms_bad_links_and_other_peoples_games_get_error_pages_and_chan
     // Mail links sign in; the verification and unsubscribe links were not touched.
     assert!(!mail_to(&smtp, ann).is_empty());
 }
+
+/// Plays `steps` random actions of `game` over the API (fewer if it ends).
+async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usize, seed: u64) {
+    let mut pick = Picker::new(seed);
+    for _ in 0..steps {
+        let (_, status, to_act) = version(app, game, &players[0]).await;
+        if status != "active" || to_act.is_empty() {
+            return;
+        }
+        let seat = to_act[pick.below(to_act.len())] as usize;
+        let state = app
+            .get(&format!("/v1/games/{game}/state"), &players[seat])
+            .await
+            .expect(200);
+        let legal = state["legal_actions"].as_array().expect("legal actions");
+        if legal.is_empty() {
+            return;
+        }
+        let choice = &legal[pick.below(legal.len())];
+        let body = json!({"expected_version": state["version"], "actions": [choice["action"]]});
+        app.post(&format!("/v1/games/{game}/actions"), &players[seat], &body)
+            .await
+            .expect(200);
+    }
+}
+
+/// Writes `docs/screenshots/<ruleset>.png`: a game of each ruleset, a little way in, on the
+/// page of the seat that must act. Run it with
+/// `cargo test --test api screenshots -- --ignored` (README, "Play in a browser").
+#[tokio::test]
+#[ignore = "writes docs/screenshots/; run by hand"]
+async fn screenshots() {
+    let app = crate::helpers::spawn_app().await;
+    let driver = Driver::start().await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshots dir");
+    for (ruleset, seats, steps) in [
+        ("bag-of-fate", 3, 12),
+        ("garden-gnomes", 3, 40),
+        ("wiz-war", 2, 30),
+        ("monsters-and-magic", 2, 40),
+        ("gnomes-and-wizards", 2, 30),
+    ] {
+        let names = ["Ann", "Bob", "Cat", "Dan"];
+        let players = verified_players(&app, &names[..seats]).await;
+        let game = app.start_game(ruleset, &players, json!({})).await;
+        play_some(&app, game, &players, steps, 11).await;
+        let (_, _, to_act) = version(&app, game, &players[0]).await;
+        let seat = to_act.first().copied().unwrap_or(0) as usize;
+        let b = driver.browser().await;
+        b.goto(&link_for(
+            &app,
+            &players[seat],
+            &format!("/games/{game}"),
+            Utc::now(),
+        ))
+        .await;
+        b.wait_for("#game").await;
+        let png = b.screenshot().await;
+        std::fs::write(dir.join(format!("{ruleset}.png")), png).expect("write screenshot");
+        b.close().await;
+    }
+}
+
+/// Fills the inputs named in `fields` of the page's form `form` and submits it.
+async fn fill_and_submit(b: &crate::browser::Browser, form: &str, fields: &[(&str, &str)]) {
+    for (name, value) in fields {
+        let input = b.wait_for(&format!("{form} [name='{name}']")).await;
+        b.script(&format!(
+            "document.querySelector(\"{form} [name='{name}']\").value = ''; return 1"
+        ))
+        .await;
+        b.type_into(&input, value).await;
+    }
+    let button = b.wait_for(&format!("{form} button[type='submit']")).await;
+    b.click(&button).await;
+}
+
+#[tokio::test]
+async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pages() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let driver = Driver::start().await;
+    let suffix = Uuid::new_v4().simple().to_string();
+
+    // Dora registers on the page and starts a 2-seat garden-gnomes game with an open seat.
+    let dora = driver.browser().await;
+    dora.goto(&format!("{}/register", app.base)).await;
+    let dora_mail = format!("dora-{suffix}@example.test");
+    fill_and_submit(
+        &dora,
+        "form[action='/register']",
+        &[
+            ("display_name", "Dora"),
+            ("email", &dora_mail),
+            ("password", "a long enough password"),
+        ],
+    )
+    .await;
+    dora.wait_for("a[href='/games/new']").await;
+    assert!(dora.text_of_page().await.contains("Signed in as Dora"));
+    dora.goto(&format!("{}/games/new", app.base)).await;
+    let gg = "details.ruleset form:has(input[name='ruleset'][value='garden-gnomes'])";
+    let summary = dora
+        .wait_for("details.ruleset:has(input[value='garden-gnomes']) summary")
+        .await;
+    dora.click(&summary).await;
+    fill_and_submit(&dora, gg, &[("seats", "2")]).await;
+    dora.wait_for("#game").await;
+    let url = dora.url().await;
+    let game: Uuid = url
+        .rsplit('/')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("the new game's page, not {url}"));
+    assert!(dora.text_of_page().await.contains("open seat"));
+
+    // Emil, signed in from a registration of his own, finds it among the open games and joins.
+    let emil = driver.browser().await;
+    emil.goto(&format!("{}/register", app.base)).await;
+    fill_and_submit(
+        &emil,
+        "form[action='/register']",
+        &[
+            ("display_name", "Emil"),
+            ("email", &format!("emil-{suffix}@example.test")),
+            ("password", "another long password"),
+        ],
+    )
+    .await;
+    let join = emil
+        .wait_for(&format!("form[action='/games/{game}/join'] button"))
+        .await;
+    emil.click(&join).await;
+    emil.wait_for(&format!("#game[data-game='{game}']")).await;
+    // The game started: both seats are taken and somebody must act.
+    let page = emil.text_of_page().await;
+    assert!(
+        page.contains("Dora") && page.contains("Emil (you)"),
+        "{page}"
+    );
+
+    // Emil renames himself; Dora's page says the new name.
+    emil.goto(&format!("{}/settings", app.base)).await;
+    fill_and_submit(
+        &emil,
+        "form[action='/settings']",
+        &[("display_name", "Emil the Bold")],
+    )
+    .await;
+    emil.wait_for("p.notice").await;
+    dora.goto(&format!("{}/games/{game}", app.base)).await;
+    dora.wait_for("#game").await;
+    assert!(dora.text_of_page().await.contains("Emil the Bold"));
+
+    dora.close().await;
+    emil.close().await;
+}

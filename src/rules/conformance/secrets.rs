@@ -9,11 +9,12 @@ use crate::rules::{Actor, Seat, Viewer, Visibility};
 /// With every seat's secrets planted, each of the `viewers` seats sees as many markers (in its
 /// view, and in the actions offered to it) as with its own secrets alone planted, and the
 /// spectator sees none; a seat with a secret sees it. On a mismatch, [`name_the_leak`] finds
-/// whose secret shows.
+/// whose secret shows. The presenters' words and pictures are counted too where `present`.
 pub(super) fn check_state<R: Secrets>(
     state: &R::State,
     seats: usize,
     viewers: &[Seat],
+    present: bool,
     stats: &mut Stats,
 ) {
     let marker = R::MARKER;
@@ -53,13 +54,14 @@ pub(super) fn check_state<R: Secrets>(
         {
             name_the_leak::<R>(state, seats, viewer, &|s| offered::<R>(s, seat));
         }
-        if presented::<R>(&all, viewer).matches(marker).count()
-            != presented::<R>(&own, viewer).matches(marker).count()
+        if present
+            && presented::<R>(&all, viewer).matches(marker).count()
+                != presented::<R>(&own, viewer).matches(marker).count()
         {
             name_the_leak::<R>(state, seats, viewer, &|s| presented::<R>(s, viewer));
         }
     }
-    if presented::<R>(&all, Viewer::Spectator).contains(marker) {
+    if present && presented::<R>(&all, Viewer::Spectator).contains(marker) {
         name_the_leak::<R>(state, seats, Viewer::Spectator, &|s| {
             presented::<R>(s, Viewer::Spectator)
         });

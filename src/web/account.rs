@@ -1,0 +1,136 @@
+//! Account pages: the address-verification link, and settings (display name, mail, address).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::pages::{me, me_json, page, see_other, to_sign_in};
+use super::session;
+use super::{PageError, render};
+use crate::service::{ServiceError, Services, users};
+
+type Page = Result<HttpResponse, PageError>;
+
+#[derive(Deserialize)]
+pub struct TokenQuery {
+    token: Option<String>,
+}
+
+/// `GET /verify?token=`: the link of the verification mail. It confirms the address and, as
+/// the link proves who opened it, signs its user in.
+pub async fn verify(req: HttpRequest, svc: web::Data<Services>, q: web::Query<TokenQuery>) -> Page {
+    let token = q.token.as_deref().unwrap_or_default();
+    let user = users::verify_email(&svc, token)
+        .await
+        .map_err(|e| match e {
+            ServiceError::InvalidLink => {
+                let mut e = PageError::new(
+                    StatusCode::BAD_REQUEST,
+                    "This link is not valid",
+                    "The confirmation link is incomplete, altered or expired, or your address \
+                 changed since it was sent. Sign in and ask for a new one in your settings.",
+                );
+                e.sign_in = true;
+                e.next = Some("/settings".into());
+                e
+            }
+            other => other.into(),
+        })?;
+    let csrf = session::csrf(&req, &svc);
+    let body = render(
+        "message.html",
+        &json!({
+            "me": {"display_name": user.display_name, "verified": true},
+            "csrf": csrf.token,
+            "title": "Address confirmed",
+            "message": format!("Your address {} is confirmed: game mail will reach you there.", user.email),
+            "link": "/", "link_text": "Go to your games",
+        }),
+    )?;
+    let mut r = page(StatusCode::OK, body, &csrf);
+    let _ = r.add_cookie(&session::session_cookie(&svc, user.id)?);
+    Ok(r)
+}
+
+/// `GET /settings`.
+pub async fn settings(req: HttpRequest, svc: web::Data<Services>) -> Page {
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in("/settings"));
+    };
+    let csrf = session::csrf(&req, &svc);
+    let body = render(
+        "settings.html",
+        &json!({
+            "me": me_json(&user),
+            "csrf": csrf.token,
+            "mail": user.mail_preference,
+            "saved": req.query_string().contains("saved=1"),
+            "sent": req.query_string().contains("sent=1"),
+        }),
+    )?;
+    Ok(page(StatusCode::OK, body, &csrf))
+}
+
+#[derive(Deserialize)]
+pub struct SettingsForm {
+    #[serde(default)]
+    csrf: String,
+    display_name: Option<String>,
+    mail: Option<String>,
+}
+
+/// `POST /settings`: display name and mail preference.
+pub async fn save_settings(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<SettingsForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in("/settings"));
+    };
+    let refused = |e: ServiceError| match e {
+        ServiceError::Invalid(m) => {
+            PageError::new(StatusCode::UNPROCESSABLE_ENTITY, "Not saved", m)
+        }
+        other => other.into(),
+    };
+    if let Some(name) = &form.display_name {
+        users::set_display_name(&svc, user.id, name)
+            .await
+            .map_err(refused)?;
+    }
+    if let Some(mail) = &form.mail {
+        users::set_preferences(&svc, user.id, mail)
+            .await
+            .map_err(refused)?;
+    }
+    Ok(see_other("/settings?saved=1"))
+}
+
+#[derive(Deserialize)]
+pub struct CsrfOnly {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /settings/verification`: mails the confirmation link again.
+pub async fn resend_verification(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<CsrfOnly>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in("/settings"));
+    };
+    match users::resend_verification(&svc, user.id).await {
+        Ok(()) | Err(ServiceError::WrongStatus(_)) => Ok(see_other("/settings?sent=1")),
+        Err(e) => Err(e.into()),
+    }
+}
