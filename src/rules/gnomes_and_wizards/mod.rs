@@ -15,6 +15,7 @@ mod call;
 mod cast;
 mod combat;
 pub mod data;
+mod picture;
 mod present;
 mod setup;
 mod solo;
@@ -232,6 +233,14 @@ impl Ruleset for GnomesAndWizards {
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
         present::present(state, viewer, names)
+    }
+
+    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
+        Some(picture::picture(state, viewer, names))
+    }
+
+    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
+        picture::targets(state, seat, actions)
     }
 
     fn choices(

@@ -6,6 +6,7 @@ mod basics;
 mod calls;
 mod conformance;
 mod docs;
+mod picture;
 mod playout;
 mod present;
 mod solo;
