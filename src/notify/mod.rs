@@ -2,6 +2,7 @@
 //! it), and the worker that sends the outbox through a transport (SMTP, `.eml` files, memory).
 
 pub mod inbound;
+pub mod picture;
 pub mod reply_text;
 pub mod templates;
 pub mod transport;
@@ -30,6 +31,10 @@ pub struct Mail {
     /// Where an answer goes: a signed reply address for mail that asks for a decision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
+    /// The board as a PNG, sent inline with the HTML part as `cid:board` (composed mail only:
+    /// never stored in the outbox).
+    #[serde(skip)]
+    pub picture: Option<Vec<u8>>,
 }
 
 /// What an outbox row carries: a message rendered when it was queued (account mail), or a

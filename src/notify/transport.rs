@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::Mail;
@@ -156,16 +156,25 @@ pub fn build(mail: &Mail, from: &str, message_id: &str) -> anyhow::Result<Messag
             .header(ListUnsubscribe(url.clone()))
             .header(ListUnsubscribePost);
     }
-    let body = MultiPart::alternative()
-        .singlepart(
-            SinglePart::builder()
-                .header(ContentType::TEXT_PLAIN)
-                .body(mail.text.clone()),
-        )
-        .singlepart(
-            SinglePart::builder()
-                .header(ContentType::TEXT_HTML)
-                .body(mail.html.clone()),
-        );
+    let text = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .body(mail.text.clone());
+    let html = SinglePart::builder()
+        .header(ContentType::TEXT_HTML)
+        .body(mail.html.clone());
+    let body = MultiPart::alternative().singlepart(text);
+    let body = match &mail.picture {
+        // multipart/alternative(text, multipart/related(html, the board's PNG)).
+        Some(png) => body.multipart(
+            MultiPart::related().singlepart(html).singlepart(
+                Attachment::new_inline(BOARD_CID.to_owned())
+                    .body(png.clone(), ContentType::parse("image/png")?),
+            ),
+        ),
+        None => body.singlepart(html),
+    };
     Ok(builder.multipart(body)?)
 }
+
+/// The Content-ID of the board's PNG: the HTML part shows it as `<img src="cid:board">`.
+pub const BOARD_CID: &str = "board";

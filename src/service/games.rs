@@ -185,6 +185,7 @@ async fn take_seat(
         .await?
         .map(|u| u.display_name)
         .unwrap_or_default();
+    let stored = game.version;
     let seq = game.version + 1;
     let joined = lifecycle_event(
         game,
@@ -198,7 +199,7 @@ async fn take_seat(
     game.version = seq;
     let taken = store::games::seat_players(conn, game.id).await?;
     if taken.len() == usize::try_from(game.seat_count).unwrap_or(usize::MAX) {
-        start(svc, conn, game, &taken, now).await?;
+        start(svc, conn, game, stored, &taken, now).await?;
     } else {
         store::games::update(
             conn,
@@ -220,10 +221,12 @@ async fn take_seat(
 }
 
 /// The last seat is taken: set up the rules state, run the set-up chance steps, publish.
+/// `stored` is the game row's version in the database (the seat's entry is not on it yet).
 async fn start(
     svc: &Services,
     conn: &mut Conn,
     game: &mut Game,
+    stored: i64,
     players: &[SeatPlayer],
     now: DateTime<Utc>,
 ) -> Result<()> {
@@ -244,6 +247,7 @@ async fn start(
         ),
     );
     let mut play = Play::new(game, state, started.seq + 1, now);
+    play.stored_version = stored;
     play.events.push(started);
     play.run_chance()?;
     let notices = players

@@ -251,6 +251,7 @@ impl Letter<'_> {
         let viewer = viewer_of(game, Some(seat));
         let show = self.answer.map_or(Show::Status, |a| a.show);
         let presented = self.state.present(viewer, self.names);
+        let picture = self.state.picture(viewer, self.names);
         let (reply_to, choices) = match usize::try_from(seat) {
             Ok(s) if waiting && show != Show::None => {
                 let (legal, groups) = self.state.choices(s, self.names);
@@ -319,6 +320,27 @@ impl Letter<'_> {
             "unsubscribe_url": self.unsubscribe_url,
         });
         let (text, html) = templates::render("game", &ctx)?;
+        let picture = picture
+            .filter(|_| html.contains(PICTURE_SLOT))
+            .and_then(|svg| {
+                notify::picture::png(
+                    &svg,
+                    notify::picture::MAIL_WIDTH,
+                    notify::picture::MAX_PNG_BYTES,
+                )
+            });
+        let html = match &picture {
+            Some(_) => html.replacen(
+                PICTURE_SLOT,
+                &format!(
+                    "<p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width: 100%; height: auto\"></p>",
+                    notify::transport::BOARD_CID,
+                    crate::rules::picture::escape(&presented.headline)
+                ),
+                1,
+            ),
+            None => html.replacen(PICTURE_SLOT, "", 1),
+        };
         Ok(Mail {
             to: self.to.to_owned(),
             subject,
@@ -327,9 +349,14 @@ impl Letter<'_> {
             thread: Some(self.thread.clone()),
             unsubscribe: Some(self.unsubscribe_url.to_owned()),
             reply_to,
+            picture,
         })
     }
 }
+
+/// Where the HTML part shows the board's PNG (replaced after rendering: the picture is left
+/// out when it does not render or does not fit the mail's budget).
+const PICTURE_SLOT: &str = "<!--board-picture-->";
 
 /// The players' display names by seat ("" for an empty seat).
 pub fn names_by_seat(game: &Game, players: &[SeatPlayer]) -> Vec<String> {
@@ -472,6 +499,7 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         thread: None,
         unsubscribe: None,
         reply_to: None,
+        picture: None,
     };
     outbox_row(svc, None, Some(user.id), "verify_email", mail)
 }
@@ -508,6 +536,7 @@ pub fn invitation_mail(
         thread: Some(thread_id(svc, game.id)),
         unsubscribe: None,
         reply_to: None,
+        picture: None,
     };
     outbox_row(svc, Some(game.id), None, "invitation", mail)
 }

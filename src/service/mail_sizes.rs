@@ -34,6 +34,8 @@ pub struct Sizes {
     pub first_turn_choices: usize,
     /// Mails written (start, turn and game-over mails).
     pub mails: usize,
+    /// Of those, the mails whose HTML part shows the board as an inline PNG.
+    pub pictured: usize,
     pub mean_bytes: usize,
     pub largest_bytes: usize,
     /// The most numbered choices in any one mail.
@@ -156,6 +158,7 @@ pub fn measure(
                 &mut unseen[seat],
             )?;
             sizes.mails += 1;
+            sizes.pictured += usize::from(mail.picture.is_some());
             total += bytes;
             if bytes > sizes.largest_bytes {
                 sizes.largest_bytes = bytes;
@@ -270,6 +273,14 @@ mod tests {
                 .map(|r| 3.clamp(*r.start(), *r.end()))
                 .unwrap_or(2);
             let sizes = measure(rules, seats, 1, 7).unwrap();
+            eprintln!(
+                "{}: {} mails, {} with the board's picture, first turn {} B, largest {} B",
+                sizes.ruleset,
+                sizes.mails,
+                sizes.pictured,
+                sizes.first_turn_bytes,
+                sizes.largest_bytes
+            );
             assert!(sizes.mails > seats * 2, "{sizes:?}");
             assert!(sizes.first_turn_choices > 0, "{sizes:?}");
             assert!(

@@ -59,6 +59,8 @@ pub struct Play {
     pub next_seq: i64,
     pub events: Vec<Event>,
     pub now: DateTime<Utc>,
+    /// The version of the game row as stored: the turn is written only if it is still that.
+    pub stored_version: i64,
 }
 
 impl Play {
@@ -72,6 +74,7 @@ impl Play {
             next_seq,
             events: vec![],
             now,
+            stored_version: game.version,
         }
     }
 
@@ -195,6 +198,7 @@ impl Play {
                 .map(|s| (*s, Compose::notice(*s, Notice::YourTurn))),
         );
         let snapshot = self.state.to_json();
+        let expected = self.stored_version;
         let version = self.next_seq - 1;
         let waiting_since = if to_act.is_empty() {
             None
@@ -220,9 +224,10 @@ impl Play {
             updated_at: self.now,
             waiting_since,
         };
-        store::games::save_turn(
+        let saved = store::games::save_turn(
             conn,
             game.id,
+            expected,
             &self.events,
             change,
             &mail,
@@ -230,6 +235,13 @@ impl Play {
             &format!("{}:{version}", game.id),
         )
         .await?;
+        if !saved {
+            // Another turn was committed since the game was read (or the game is gone).
+            return Err(ServiceError::VersionConflict {
+                expected,
+                actual: expected + 1,
+            });
+        }
         Ok(())
     }
 }
@@ -267,6 +279,10 @@ pub async fn submit(
     if actions.is_empty() {
         return Err(ServiceError::Invalid("actions must not be empty".into()));
     }
+    let Some(idempotency) = idempotency else {
+        return submit_unlocked(svc, user, game_id, expected_version, actions).await;
+    };
+    let idempotency = Some(idempotency);
     let mut conn = svc.conn().await?;
     let (result, _) = conn
         .transaction::<_, ServiceError, _>(async |conn| {
@@ -305,12 +321,7 @@ pub async fn submit(
                 vec![],
             )
             .await?;
-            let viewer = viewer_of(&game, Some(seat));
-            let result = SubmitResult {
-                version: game.version,
-                state: state_view(svc, &game, Some(seat), Some(play.state.as_ref()))?,
-                entries: play.events.iter().map(|e| event_view(e, viewer)).collect(),
-            };
+            let result = submitted(svc, &game, seat, &play)?;
             if let Some(idem) = idempotency {
                 let body = serde_json::to_value(&result).map_err(anyhow::Error::from)?;
                 store::idempotency::save(conn, user, &idem.key, 200, &body).await?;
@@ -321,8 +332,77 @@ pub async fn submit(
     Ok(result)
 }
 
-/// Plays `actions` for `seat` in `game` (locked by the caller, with its players and their
-/// accounts) and commits the turn: the one path every move takes, by API or by mail.
+/// How often a submission without a version is tried again when another turn of the same
+/// game is committed between its read and its write (a simultaneous decision).
+const UNLOCKED_TRIES: usize = 8;
+
+/// A submission without an `Idempotency-Key` needs no transaction of its own: it reads the
+/// game and its players (no lock), applies the actions, and writes the turn with one call of
+/// `turnpost_save_turn`, which writes only if the game is still at the version that was read
+/// (one statement, so atomic). Two round trips instead of BEGIN, a locking read, the write and
+/// COMMIT. If another turn came first, the client's `expected_version` no longer matches (409),
+/// or, without one, the submission is tried again on the new state.
+async fn submit_unlocked(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    expected_version: Option<i64>,
+    actions: &[Value],
+) -> Result<SubmitResult> {
+    let mut conn = svc.conn().await?;
+    let mut last_seen = None;
+    for _ in 0..UNLOCKED_TRIES {
+        let (mut game, players, users) = store::games::read_with_players(&mut conn, game_id)
+            .await?
+            .ok_or(ServiceError::NotFound("game"))?;
+        if let Some(expected) = expected_version
+            && expected != game.version
+        {
+            return Err(ServiceError::VersionConflict {
+                expected,
+                actual: game.version,
+            });
+        }
+        last_seen = Some(game.version);
+        let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
+        match act(
+            svc,
+            &mut conn,
+            &mut game,
+            &players,
+            &users,
+            seat,
+            actions,
+            vec![],
+        )
+        .await
+        {
+            Ok(play) => return submitted(svc, &game, seat, &play),
+            // Read again: with an expected version that is a 409 now, without one a new try.
+            Err(ServiceError::VersionConflict { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let seen = last_seen.unwrap_or_default();
+    Err(ServiceError::VersionConflict {
+        expected: expected_version.unwrap_or(seen),
+        actual: seen + 1,
+    })
+}
+
+/// The answer to a committed submission: the actor's state and the new entries as they may
+/// see them.
+fn submitted(svc: &Services, game: &Game, seat: i32, play: &Play) -> Result<SubmitResult> {
+    let viewer = viewer_of(game, Some(seat));
+    Ok(SubmitResult {
+        version: game.version,
+        state: state_view(svc, game, Some(seat), Some(play.state.as_ref()))?,
+        entries: play.events.iter().map(|e| event_view(e, viewer)).collect(),
+    })
+}
+
+/// Plays `actions` for `seat` in `game` (as read by the caller, locked or not, with its
+/// players and their accounts) and commits the turn if the game is still at that version: the one path every move takes, by API or by mail.
 /// `notices` adds mail for the committed game (the answer to a mail that made the move).
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn act(

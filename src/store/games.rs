@@ -91,6 +91,35 @@ pub async fn lock_with_players(
         .select((seats::seat, User::as_select()))
         .load::<(i32, User)>(&mut &*shared);
     let (game, seated) = futures_util::future::join(game, seated).await;
+    with_users(game, seated)
+}
+
+/// The game row, its seated players by seat and their accounts, in one pipelined round trip
+/// and without a lock: for a turn written with `save_turn`'s version check.
+pub async fn read_with_players(
+    conn: &mut Conn,
+    id: Uuid,
+) -> QueryResult<Option<(Game, Vec<SeatPlayer>, Vec<User>)>> {
+    let shared: &Conn = conn;
+    let game = games::table
+        .find(id)
+        .select(Game::as_select())
+        .first::<Game>(&mut &*shared);
+    let seated = seats::table
+        .inner_join(users::table)
+        .filter(seats::game_id.eq(id))
+        .order(seats::seat.asc())
+        .select((seats::seat, User::as_select()))
+        .load::<(i32, User)>(&mut &*shared);
+    let (game, seated) = futures_util::future::join(game, seated).await;
+    with_users(game, seated)
+}
+
+#[allow(clippy::type_complexity)]
+fn with_users(
+    game: QueryResult<Game>,
+    seated: QueryResult<Vec<(i32, User)>>,
+) -> QueryResult<Option<(Game, Vec<SeatPlayer>, Vec<User>)>> {
     let Some(game) = game.optional()? else {
         return Ok(None);
     };
@@ -113,10 +142,12 @@ pub async fn lock_with_players(
 #[allow(clippy::too_many_arguments)]
 mod sql {
     diesel::define_sql_function! {
-        /// migrations/2026-11-22-000001_save_turn: a turn's entries, game row, outbox rows and
-        /// `NOTIFY`; true if the game row was there to update.
+        /// migrations/2026-11-24-000002_optimistic_turn: a turn's game row (if it is still at
+        /// version `expected`), entries, outbox rows and `NOTIFY`; false, writing nothing, if
+        /// the row is gone or at another version.
         fn turnpost_save_turn(
             game: diesel::sql_types::Uuid,
+            expected: diesel::sql_types::BigInt,
             entries: diesel::sql_types::Text,
             status: diesel::sql_types::Text,
             version: diesel::sql_types::BigInt,
@@ -134,22 +165,28 @@ mod sql {
 use sql::turnpost_save_turn;
 
 /// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
-/// prepares once per connection): the new log entries, the game row, the outbox rows, and a
-/// `NOTIFY` on `channel` that PostgreSQL delivers when (and only if) the transaction commits.
+/// prepares once per connection): the game row, if it is still at version `expected`, then
+/// the new log entries, the outbox rows, and a `NOTIFY` on `channel` that PostgreSQL delivers
+/// when (and only if) the transaction commits. `Ok(false)`, with nothing written, when the game
+/// is gone or another turn was committed since `expected`. One statement is one atomic
+/// transaction, so a caller outside a transaction needs no lock.
+#[allow(clippy::too_many_arguments)]
 pub async fn save_turn(
     conn: &mut Conn,
     id: Uuid,
+    expected: i64,
     entries: &[Event],
     change: GameUpdate<'_>,
     mail: &[NewOutbox],
     channel: &str,
     payload: &str,
-) -> QueryResult<()> {
+) -> QueryResult<bool> {
     let json = |e: serde_json::Error| diesel::result::Error::SerializationError(Box::new(e));
     let entries = serde_json::to_string(entries).map_err(json)?;
     let mail = serde_json::to_string(mail).map_err(json)?;
-    let updated = diesel::select(turnpost_save_turn(
+    diesel::select(turnpost_save_turn(
         id,
+        expected,
         entries,
         change.status,
         change.version,
@@ -163,12 +200,7 @@ pub async fn save_turn(
         payload,
     ))
     .get_result::<bool>(conn)
-    .await?;
-    if updated {
-        Ok(())
-    } else {
-        Err(diesel::result::Error::NotFound)
-    }
+    .await
 }
 
 pub async fn update(conn: &mut Conn, id: Uuid, change: GameUpdate<'_>) -> QueryResult<()> {

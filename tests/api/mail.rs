@@ -392,6 +392,7 @@ fn queued_mail(n: usize, tag: &str) -> Vec<NewOutbox> {
                 thread: None,
                 unsubscribe: None,
                 reply_to: None,
+                picture: None,
             };
             NewOutbox {
                 game_id: None,

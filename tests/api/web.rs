@@ -12,9 +12,11 @@ use turnpost::auth::Jwt;
 use turnpost::auth::jwt::Purpose;
 use uuid::Uuid;
 
+use mail_parser::MimeHeaders;
+
 use crate::browser::Driver;
 use crate::helpers::{Picker, Player, TestApp};
-use crate::mailbox::{mail_to, spawn_mail_app, text_of, verified_players, wait_for_mail};
+use crate::mailbox::{mail_to, spawn_mail_app, text_of, verified_players};
 use crate::smtp::SmtpServer;
 
 /// The game link of the latest mail `who` received, pointed at the test server (mail says the
@@ -56,8 +58,19 @@ async fn two_players_play_a_game_in_their_browsers_and_a_watcher_sees_it_live() 
     // Each player opens the link in their own mail, in their own browser.
     let mut browsers = vec![];
     for p in [ann, bob] {
-        let mail = wait_for_mail(&smtp, p, 0).await;
-        let link = game_link(&app, &text_of(mail.last().expect("a mail")));
+        // The latest mail with the game's link (the verification mail may come after it).
+        let mail = smtp
+            .wait_for("a game mail", |got| {
+                got.iter()
+                    .any(|m| m.to.iter().any(|t| t == &p.email) && text_of(m).contains("signin="))
+            })
+            .await;
+        let mail = mail
+            .iter()
+            .rev()
+            .find(|m| m.to.iter().any(|t| t == &p.email) && text_of(m).contains("signin="))
+            .expect("a game mail");
+        let link = game_link(&app, &text_of(mail));
         let b = driver.browser().await;
         b.goto(&link).await;
         b.wait_for("#game").await;
@@ -578,4 +591,47 @@ async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pa
 
     dora.close().await;
     emil.close().await;
+}
+
+#[tokio::test]
+async fn a_turn_mail_shows_the_board_as_an_inline_png_and_stays_small() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let game = app
+        .start_game("monsters-and-magic", &players, json!({}))
+        .await;
+    let (_, _, to_act) = version(&app, game, &players[0]).await;
+    let mover = &players[*to_act.first().expect("a mover") as usize];
+    let mails = smtp
+        .wait_for("a turn mail with a reply address", |got| {
+            got.iter()
+                .any(|m| m.to.iter().any(|t| t == &mover.email) && m.header("Reply-To").is_some())
+        })
+        .await;
+    let mail = mails
+        .iter()
+        .find(|m| m.to.iter().any(|t| t == &mover.email) && m.header("Reply-To").is_some())
+        .expect("a turn mail");
+    let parsed = mail_parser::MessageParser::default()
+        .parse(mail.raw.as_bytes())
+        .expect("a message");
+    let html = parsed.body_html(0).expect("an HTML part");
+    assert!(html.contains("src=\"cid:board\""), "{html}");
+    let png = parsed
+        .attachments()
+        .find(|a| a.content_id() == Some("board"))
+        .expect("the board's PNG, inline");
+    assert_eq!(
+        png.content_type().map(|c| (c.ctype(), c.subtype())),
+        Some(("image", Some("png")))
+    );
+    assert_eq!(&png.contents()[1..4], b"PNG");
+    assert!(
+        mail.raw.len() < 100_000,
+        "a turn mail with its picture takes {} bytes",
+        mail.raw.len()
+    );
+    // The text part says the same in words and has no picture.
+    assert!(text_of(mail).contains("== Your choices =="));
 }

@@ -1,0 +1,156 @@
+//! The board picture of the HTML mail: a ruleset's SVG (`Ruleset::picture`) rendered to a PNG
+//! with resvg, sent inline (`cid:`), because mail clients do not show SVG.
+//!
+//! Fonts are the machine's (DejaVu Sans on Debian, `fonts-dejavu-core`), read once. A picture
+//! that does not render, or whose PNG would take more than the mail's budget, is left out: the
+//! mail says the same in words and links the page.
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::{tiny_skia, usvg};
+
+/// The width the picture is drawn at in mail (most clients show about 600 CSS pixels).
+pub const MAIL_WIDTH: f32 = 480.0;
+/// The most a picture may add to a mail (the whole mail must stay well under 100 KB; base64
+/// adds a third).
+pub const MAX_PNG_BYTES: usize = 40_000;
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = usvg::fontdb::Database::new();
+            db.load_system_fonts();
+            db.set_sans_serif_family("DejaVu Sans");
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// `svg` as a PNG `width` pixels wide (never wider than drawn), or `None` if it does not parse
+/// or its PNG is over `max_bytes`.
+pub fn png(svg: &str, width: f32, max_bytes: usize) -> Option<Vec<u8>> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).ok()?;
+    let size = tree.size();
+    let scale = (width / size.width()).min(1.0);
+    let w = (size.width() * scale).ceil();
+    let h = (size.height() * scale).ceil();
+    if !(1.0..=4096.0).contains(&w) || !(1.0..=4096.0).contains(&h) {
+        return None;
+    }
+    // Checked just above: both fit in u32.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let mut pixmap = tiny_skia::Pixmap::new(w as u32, h as u32)?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    let png = palette_png(pixmap.data(), pixmap.width(), pixmap.height())?;
+    (png.len() <= max_bytes).then_some(png)
+}
+
+/// Colours of the palette: the boards are drawn in a few flat colours; anti-aliased edges
+/// take the nearest.
+const PALETTE: usize = 32;
+
+/// An 8-bit palette PNG of opaque RGBA pixels (NeuQuant picks the palette).
+fn palette_png(rgba: &[u8], width: u32, height: u32) -> Option<Vec<u8>> {
+    let quant = color_quant::NeuQuant::new(10, PALETTE, rgba);
+    let palette = quant.color_map_rgb();
+    let indices: Vec<u8> = rgba
+        .chunks_exact(4)
+        .map(|p| u8::try_from(quant.index_of(p)).unwrap_or(0))
+        .collect();
+    let mut out = Vec::with_capacity(indices.len() / 4);
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(palette);
+        encoder.set_compression(png::Compression::High);
+        let mut writer = encoder.write_header().ok()?;
+        writer.write_image_data(&indices).ok()?;
+        writer.finish().ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 200 100\" \
+        width=\"200\" height=\"100\"><rect x=\"0\" y=\"0\" width=\"100\" height=\"100\" \
+        fill=\"#c0392b\"/><text x=\"110\" y=\"50\">Ann</text></svg>";
+
+    #[test]
+    fn a_picture_renders_to_a_png_of_the_asked_width_at_most() {
+        let png = png(SVG, 640.0, MAX_PNG_BYTES).expect("a png");
+        assert_eq!(&png[1..4], b"PNG");
+        // The IHDR chunk: width and height, big-endian, at bytes 16..24.
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!(
+            (width, height),
+            (200, 100),
+            "never drawn wider than the SVG"
+        );
+        let small = super::png(SVG, 100.0, MAX_PNG_BYTES).expect("a png");
+        let width = u32::from_be_bytes([small[16], small[17], small[18], small[19]]);
+        assert_eq!(width, 100);
+    }
+
+    #[test]
+    fn broken_or_too_large_pictures_are_left_out() {
+        assert!(png("<svg", 640.0, MAX_PNG_BYTES).is_none());
+        assert!(png("not svg at all", 640.0, MAX_PNG_BYTES).is_none());
+        assert!(png(SVG, 640.0, 10).is_none(), "over the byte budget");
+    }
+
+    /// Every ruleset's opening picture fits the mail's budget. With
+    /// `TURNPOST_PNG_DIR=/tmp` the PNGs are written there, to look at.
+    #[test]
+    fn every_rulesets_opening_picture_fits_in_a_mail() {
+        let registry = crate::rules::Registry::standard();
+        let names: Vec<String> = ["Ann", "Bob", "Cat"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        for rules in registry.all() {
+            let options = rules.normalise_options(&serde_json::Value::Null).unwrap();
+            let seats = rules
+                .seats(&options)
+                .map(|r| 2.clamp(*r.start(), *r.end()))
+                .unwrap();
+            let mut state = rules.new_game(&options, seats).unwrap();
+            // Past the set-up draws, to a player's first decision.
+            for _ in 0..200 {
+                match state.waiting() {
+                    crate::rules::Waiting::Chance(_) => {
+                        state.apply_chance(0).unwrap();
+                    }
+                    _ => break,
+                }
+            }
+            let Some(svg) = state.picture(crate::rules::Viewer::Seat(0), &names[..seats]) else {
+                continue;
+            };
+            let png = png(&svg, MAIL_WIDTH, usize::MAX).expect("it renders");
+            if let Ok(dir) = std::env::var("TURNPOST_PNG_DIR") {
+                std::fs::write(format!("{dir}/{}.png", rules.id()), &png).unwrap();
+            }
+            assert!(
+                png.len() <= MAX_PNG_BYTES,
+                "{}: {} bytes",
+                rules.id(),
+                png.len()
+            );
+        }
+    }
+}
