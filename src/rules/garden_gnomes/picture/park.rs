@@ -196,7 +196,7 @@ fn territory(out: &mut String, state: &State, t: u8, cell: (usize, usize), battl
     let statue = card.is_some_and(|c| c.statue);
     let home = card.and_then(|c| c.home_of);
     let (stroke, width) = match home {
-        Some(colour) if colour == Colour::White => ("#8c8c86", 4),
+        Some(Colour::White) => ("#8c8c86", 4),
         Some(colour) => (clan_fill(colour).0, 4),
         None => ("#8a7a5c", 1),
     };
