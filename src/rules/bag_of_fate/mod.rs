@@ -12,6 +12,7 @@
 mod actions;
 mod data;
 mod flow;
+mod picture;
 mod present;
 #[cfg(test)]
 mod secrets;
@@ -101,6 +102,14 @@ impl Ruleset for BagOfFate {
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
         present::present(state, viewer, names)
+    }
+
+    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
+        Some(picture::picture(state, viewer, names))
+    }
+
+    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
+        picture::targets(state, seat, actions)
     }
 
     fn choices(

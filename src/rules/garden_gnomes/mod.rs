@@ -13,6 +13,7 @@
 mod actions;
 mod data;
 mod flow;
+mod picture;
 mod present;
 #[cfg(test)]
 mod secrets;
@@ -200,6 +201,14 @@ impl Ruleset for GardenGnomes {
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
         present::present(state, viewer, names)
+    }
+
+    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
+        Some(picture::picture(state, viewer, names))
+    }
+
+    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
+        picture::targets(state, seat, actions)
     }
 
     fn choices(

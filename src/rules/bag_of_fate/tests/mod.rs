@@ -4,6 +4,7 @@
 mod characters;
 mod conformance;
 mod hidden;
+mod picture;
 mod playout;
 mod present;
 mod refusals;

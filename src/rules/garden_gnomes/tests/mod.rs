@@ -8,6 +8,7 @@ mod hidden;
 mod json_game;
 mod movement;
 mod objectives;
+mod picture;
 mod playout;
 mod present;
 mod refusals;
