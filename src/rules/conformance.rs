@@ -51,7 +51,8 @@
 //!   neither its redacted form nor its description for any viewer outside the visibility shows it.
 //! - The playout ends within [`Config::max_steps`] actions (player and chance actions together).
 //!
-//! At full-check states (every state of the first [`Config::thorough_playouts`] seeds, one in
+//! At full-check states (every state of the first [`Config::thorough_playouts`] seeds up to
+//! [`Config::thorough_steps`] actions, one in
 //! [`Config::sample_every`] of the others), and at the end of each playout:
 //! - Every listed action of every acting seat applies (to a clone); so does every chance outcome;
 //!   the listed actions of a seat are distinct; `default_action` is listed.
@@ -143,6 +144,10 @@ pub struct Config {
     pub first_seed: u64,
     /// Seeds below this get the full checks at every state, the secrets checked for every seat.
     pub thorough_playouts: u64,
+    /// A thorough playout checks every state up to this many actions, then samples like the
+    /// others: the long games (tens of thousands of actions) spent most of the suite's time
+    /// re-checking late states whose kind the early ones and the samples already cover.
+    pub thorough_steps: usize,
     /// In the other playouts one state in this many, at random, gets the full checks, the
     /// secrets checked for one seat at random (a long game with costly views may raise this).
     pub sample_every: u32,
@@ -163,6 +168,7 @@ impl Config {
             playouts: if seed.is_some() { 1 } else { playouts },
             first_seed: seed.unwrap_or(0),
             thorough_playouts: 1,
+            thorough_steps: 3_000,
             sample_every: 16,
             json_probes: 2,
             expect_secrets: true,

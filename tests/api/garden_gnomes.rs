@@ -94,3 +94,64 @@ async fn a_whole_garden_gnomes_game_over_http() {
     assert!(!winners.is_empty());
     verify_finished_game(&app, game, &outsider).await;
 }
+
+/// Submissions without `expected_version` are written with a version check instead of a lock:
+/// when the seats of a simultaneous choice all send theirs at once, each write that finds the
+/// game moved on is tried again on the new state, and every choice is played exactly once.
+#[tokio::test]
+async fn simultaneous_choices_sent_at_once_are_all_played() {
+    let app = spawn_app().await;
+    let players = vec![
+        app.register("Ann").await,
+        app.register("Bob").await,
+        app.register("Cat").await,
+        app.register("Dan").await,
+    ];
+    let game = app.start_game("garden-gnomes", &players, json!({})).await;
+    let before = app
+        .get(&format!("/v1/games/{game}"), &players[0])
+        .await
+        .expect(200);
+    assert_eq!(before["to_act"], json!([0, 1, 2, 3]));
+    let mut keeps = vec![];
+    for p in &players {
+        let state = app
+            .get(&format!("/v1/games/{game}/state"), p)
+            .await
+            .expect(200);
+        keeps.push(state["legal_actions"][0]["action"].clone());
+    }
+    let path = format!("/v1/games/{game}/actions");
+    let bodies: Vec<Value> = keeps.iter().map(|k| json!({"actions": [k]})).collect();
+    let sends = players
+        .iter()
+        .zip(&bodies)
+        .map(|(p, body)| app.post(&path, p, body));
+    for reply in futures::future::join_all(sends).await {
+        reply.expect(200);
+    }
+    let events = app
+        .get(&format!("/v1/games/{game}/events?limit=200"), &players[0])
+        .await
+        .expect(200);
+    let kept = events["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["actor"]["type"] == "seat" && e["kind"] == "action")
+        .count();
+    assert_eq!(
+        kept, 4,
+        "each of the four choices is in the log once: {events}"
+    );
+    let after = app
+        .get(&format!("/v1/games/{game}"), &players[0])
+        .await
+        .expect(200);
+    assert!(
+        after["version"].as_i64().unwrap() >= before["version"].as_i64().unwrap() + 4,
+        "four turns were written one after the other: {} then {}",
+        before["version"],
+        after["version"]
+    );
+}

@@ -116,6 +116,9 @@ pub(super) fn play<R: Secrets>(
     };
     loop {
         *at = p.log.len();
+        if p.thorough && p.log.len() >= config.thorough_steps {
+            p.thorough = false;
+        }
         let full = p.thorough || p.probe.random_ratio(1, config.sample_every);
         match R::next(&p.state) {
             Next::Over(outcome) => {

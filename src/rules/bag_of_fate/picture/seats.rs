@@ -178,17 +178,25 @@ fn draw_seat(
             "<g pointer-events=\"none\"><text x=\"{}\" y=\"{}\" font-size=\"12\" \
              font-weight=\"bold\" fill=\"{INK}\">{}</text>\
              <rect x=\"{}\" y=\"{}\" width=\"84\" height=\"10\" rx=\"4\" fill=\"#e6dcc6\"/>\
-             <rect x=\"{}\" y=\"{}\" width=\"{filled}\" height=\"10\" rx=\"4\" fill=\"{}\" \
-             stroke=\"{INK}\" stroke-width=\"0.5\"/><text x=\"{}\" y=\"{}\" font-size=\"10\" \
+             {}<text x=\"{}\" y=\"{}\" font-size=\"10\" \
              fill=\"{SOFT_INK}\">{}</text></g>",
             cx + 8,
             cy + 16,
             e.name(),
             cx + 8,
             cy + 24,
-            cx + 8,
-            cy + 24,
-            element_fill(e),
+            // Nothing yet: no bar (a rectangle of width 0 is an error to some renderers).
+            if filled > 0 {
+                format!(
+                    "<rect x=\"{}\" y=\"{}\" width=\"{filled}\" height=\"10\" rx=\"4\" \
+                     fill=\"{}\" stroke=\"{INK}\" stroke-width=\"0.5\"/>",
+                    cx + 8,
+                    cy + 24,
+                    element_fill(e)
+                )
+            } else {
+                String::new()
+            },
             cx + 8,
             cy + 48,
             escape(&words)
