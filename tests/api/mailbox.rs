@@ -192,6 +192,23 @@ pub async fn settle(app: &TestApp) {
     panic!("the outbox did not settle");
 }
 
+/// Waits (bounded) until one of the messages `who` received after the first `seen` satisfies
+/// `wanted`, and returns it. Other mail (a turn mail the worker sent meanwhile) is passed over.
+pub async fn wait_for_mail_where(
+    smtp: &SmtpServer,
+    who: &Player,
+    seen: usize,
+    wanted: impl Fn(&Received) -> bool,
+) -> Received {
+    for _ in 0..1200 {
+        if let Some(m) = mail_to(smtp, who).into_iter().skip(seen).find(|m| wanted(m)) {
+            return m;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{} received no such mail after {seen} messages", who.email);
+}
+
 /// Waits (bounded) until `who` has received more than `seen` messages.
 pub async fn wait_for_mail(smtp: &SmtpServer, who: &Player, seen: usize) -> Vec<Received> {
     for _ in 0..400 {
