@@ -99,6 +99,7 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
             secret: settings.inbound.secret.clone(),
             max_bytes: settings.inbound.max_bytes,
         },
+        clock: settings.clock.clone(),
     })
 }
 
@@ -106,6 +107,8 @@ pub struct Application {
     port: u16,
     server: Server,
     worker: Option<Worker>,
+    /// The deadline worker's services and poll interval, when it runs in this process.
+    deadlines: Option<(Services, u64)>,
     inbound: Option<(tokio::net::TcpListener, Handler, Limits)>,
     inbound_port: Option<u16>,
 }
@@ -154,11 +157,13 @@ impl Application {
             None => None,
         };
         let live = crate::web::live::Live::start(database_url.to_owned());
+        let deadlines = (settings.clock_poll_ms > 0).then(|| (services.clone(), settings.clock_poll_ms));
         let server = server(listener, services, live, settings.body_limit)?;
         Ok(Application {
             port,
             server,
             worker,
+            deadlines,
             inbound,
             inbound_port,
         })
@@ -186,6 +191,9 @@ impl Application {
                 stopped.clone(),
             ))
         });
+        let deadlines = self.deadlines.map(|(svc, poll_ms)| {
+            tokio::spawn(crate::service::clock::run(svc, poll_ms, stopped.clone()))
+        });
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
         let handle = self.server.handle();
         let mut server = std::pin::pin!(self.server);
@@ -199,6 +207,9 @@ impl Application {
         }
         if let Some(worker) = worker {
             let _ = worker.await;
+        }
+        if let Some(deadlines) = deadlines {
+            let _ = deadlines.await;
         }
         match served {
             Some(served) => served,

@@ -35,6 +35,11 @@ pub struct Settings {
     pub mail: MailSettings,
     /// Inbound mail: replies that play moves.
     pub inbound: InboundSettings,
+    /// How often the deadline worker looks for due deadlines and reminders
+    /// (`TURNPOST_CLOCK_POLL_MS`; 0 turns the worker off in this process).
+    pub clock_poll_ms: u64,
+    /// The clock deadlines are measured by (the system clock; tests move an adjustable one).
+    pub clock: crate::clock::Clock,
 }
 
 /// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
@@ -134,6 +139,8 @@ impl fmt::Debug for Settings {
             )
             .field("inbound_max_bytes", &self.inbound.max_bytes)
             .field("reply_address", &self.reply_address())
+            .field("clock_poll_ms", &self.clock_poll_ms)
+            .field("clock", &self.clock)
             .finish()
     }
 }
@@ -164,6 +171,8 @@ impl Default for Settings {
             migrate: true,
             mail: MailSettings::default(),
             inbound: InboundSettings::default(),
+            clock_poll_ms: 1_000,
+            clock: crate::clock::Clock::system(),
         }
     }
 }
@@ -195,6 +204,7 @@ struct FileSettings {
     inbound_secret: Option<String>,
     inbound_max_bytes: Option<usize>,
     reply_address: Option<String>,
+    clock_poll_ms: Option<u64>,
 }
 
 impl Settings {
@@ -287,6 +297,9 @@ impl Settings {
         if f.reply_address.is_some() {
             i.reply_address = f.reply_address;
         }
+        if let Some(v) = f.clock_poll_ms {
+            self.clock_poll_ms = v;
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -367,6 +380,9 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_REPLY_ADDRESS").filter(|v| !v.is_empty()) {
             i.reply_address = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
+            self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;
         }
         Ok(())
     }

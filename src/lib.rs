@@ -5,6 +5,8 @@
 
 pub mod app;
 pub mod auth;
+pub mod bots;
+pub mod clock;
 pub mod config;
 pub mod http;
 pub mod loadgen;

@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::auth::AuthUser;
 use super::problem::{ApiError, Problem};
+use crate::service::clock::ClockSettings;
 use crate::service::submit::{self, Idempotency};
 use crate::service::views::{EventPage, GameList, GameView, StateView, SubmitResult};
 use crate::service::{Services, games};
@@ -23,6 +24,14 @@ pub struct CreateGame {
     /// The ruleset's options; omitted or `null` for the defaults.
     #[serde(default)]
     pub options: Value,
+    /// The clock: omitted or `null` for none (a friendly game without deadlines).
+    #[serde(default)]
+    #[schema(value_type = Option<crate::service::clock::ClockSettings>)]
+    pub clock: Option<Value>,
+    /// How many seats the built-in bot takes (the last ones; default 0). With `seats - 1`
+    /// bots the game starts at once: one person can try a ruleset alone.
+    #[serde(default)]
+    pub bots: i64,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -91,7 +100,12 @@ pub async fn create(
     user: AuthUser,
     body: web::Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
-    let game = games::create(&svc, user.id, &body.ruleset, body.seats, &body.options).await?;
+    let table = games::NewTable {
+        options: body.options.clone(),
+        clock: ClockSettings::parse(body.clock.as_ref())?,
+        bots: body.bots,
+    };
+    let game = games::create(&svc, user.id, &body.ruleset, body.seats, &table).await?;
     Ok(HttpResponse::Created()
         .insert_header((header::LOCATION, format!("/v1/games/{}", game.id)))
         .insert_header(etag(game.version))

@@ -10,6 +10,7 @@ pub mod mail;
 pub mod me;
 pub mod problem;
 pub mod rulesets;
+pub mod seats;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
@@ -83,6 +84,13 @@ where
                 .service(games::state)
                 .service(games::actions)
                 .service(games::events)
+                .service(seats::back)
+                .service(seats::resign)
+                .service(seats::abort)
+                .service(seats::take_over)
+                .service(seats::vacation)
+                .service(seats::set_vacation)
+                .service(seats::end_vacation)
                 .service(me::me)
                 .service(me::my_games)
                 .service(me::my_turns)

@@ -192,6 +192,9 @@ impl From<ServiceError> for ApiError {
                 "Not possible in this game's status",
                 detail,
             ),
+            ServiceError::NotNow(_) => {
+                ApiError::new(S::CONFLICT, "not-now", "Not possible now", detail)
+            }
             ServiceError::InvalidLink => ApiError::new(
                 S::BAD_REQUEST,
                 "invalid-link",

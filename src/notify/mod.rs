@@ -77,6 +77,8 @@ pub enum Notice {
     GameOver,
     /// The answer to a mail the player sent.
     Answer,
+    /// A decision's deadline is near: the turn mail again.
+    Reminder,
 }
 
 impl Notice {
@@ -87,6 +89,7 @@ impl Notice {
             Notice::YourTurn => "your_turn",
             Notice::GameOver => "game_over",
             Notice::Answer => "answer",
+            Notice::Reminder => "reminder",
         }
     }
 }
@@ -164,7 +167,7 @@ pub fn wants(preference: &str, kind: &str) -> bool {
         ("all", _) => true,
         // Answers to a player's own mail go out whatever the preference: they asked.
         (_, "answer") => true,
-        ("turns", "your_turn") => true,
+        ("turns", "your_turn" | "reminder") => true,
         _ => false,
     }
 }

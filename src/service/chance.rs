@@ -28,6 +28,20 @@ fn rng_at(seed: &[u8], seq: i64) -> ChaCha20Rng {
     ChaCha20Rng::from_seed(h.finalize().into())
 }
 
+/// The seed of the built-in bot's decision logged at `seq`: derived from the game's secret
+/// seed (so a bot's choices are reproducible from the revealed seed), never equal to a chance
+/// step's stream.
+pub fn bot_seed(seed: &[u8], seq: i64) -> u64 {
+    let mut h = Sha256::new();
+    h.update(b"turnpost-bot-v1");
+    h.update(seed);
+    h.update(seq.to_be_bytes());
+    let digest = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_be_bytes(first)
+}
+
 /// The outcome index for the chance step logged at `seq`, given its weights.
 pub fn pick(seed: &[u8], seq: i64, weights: &[u32]) -> Option<usize> {
     let total: u64 = weights.iter().map(|w| u64::from(*w)).sum();

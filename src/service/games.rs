@@ -7,14 +7,16 @@ use uuid::Uuid;
 
 use super::chance;
 use super::submit::{Play, lifecycle_event};
+use super::clock::ClockSettings;
 use super::views::{
-    ActorView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
+    ActorView, DeadlineView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
     RulesetOption, RulesetView, SeatView, StateView,
 };
 use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::{Game as Ruleset, Viewer};
 use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
+use crate::store::clocks::Deadline;
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
@@ -54,6 +56,11 @@ pub fn outcome_view(outcome: &Option<Value>) -> Option<OutcomeView> {
 }
 
 pub fn game_view(game: &Game, players: &[SeatPlayer]) -> GameView {
+    game_view_with(game, players, &[])
+}
+
+/// The game with the deadlines of its waiting seats (from `deadlines`, any game's rows).
+pub fn game_view_with(game: &Game, players: &[SeatPlayer], deadlines: &[Deadline]) -> GameView {
     let seats = (0..game.seat_count)
         .map(|seat| {
             let p = players.iter().find(|p| p.seat == seat);
@@ -61,6 +68,7 @@ pub fn game_view(game: &Game, players: &[SeatPlayer]) -> GameView {
                 seat,
                 user_id: p.map(|p| p.user_id),
                 display_name: p.map(|p| p.display_name.clone()),
+                played_by_bot: game.robots.contains(&seat),
             }
         })
         .collect();
@@ -77,12 +85,36 @@ pub fn game_view(game: &Game, players: &[SeatPlayer]) -> GameView {
         outcome: outcome_view(&game.outcome),
         created_at: game.created_at,
         updated_at: game.updated_at,
+        clock: ClockSettings::of(game),
+        deadlines: deadline_views(game, deadlines),
     }
+}
+
+/// The deadline of each seat in `to_act` that has one.
+pub fn deadline_views(game: &Game, deadlines: &[Deadline]) -> Vec<DeadlineView> {
+    deadlines
+        .iter()
+        .filter(|d| d.game_id == game.id && game.to_act.contains(&d.seat))
+        .map(|d| DeadlineView {
+            seat: d.seat,
+            due_at: d.due_at,
+        })
+        .collect()
 }
 
 async fn views_of(conn: &mut Conn, games: Vec<Game>) -> Result<Vec<GameView>> {
     let ids: Vec<Uuid> = games.iter().map(|g| g.id).collect();
     let players = store::games::seat_players_of(conn, &ids).await?;
+    let clocked: Vec<Uuid> = games
+        .iter()
+        .filter(|g| g.clock.is_some())
+        .map(|g| g.id)
+        .collect();
+    let deadlines = if clocked.is_empty() {
+        vec![]
+    } else {
+        store::clocks::deadlines_in(conn, &clocked).await?
+    };
     Ok(games
         .iter()
         .map(|g| {
@@ -91,19 +123,30 @@ async fn views_of(conn: &mut Conn, games: Vec<Game>) -> Result<Vec<GameView>> {
                 .filter(|(id, _)| *id == g.id)
                 .map(|(_, p)| p.clone())
                 .collect();
-            game_view(g, &mine)
+            game_view_with(g, &mine, &deadlines)
         })
         .collect())
 }
 
-/// `POST /v1/games`: a new open game; the creator takes seat 0.
+/// What a new game is made of, besides its ruleset and seats.
+#[derive(Clone, Debug, Default)]
+pub struct NewTable {
+    pub options: Value,
+    /// The clock (`clock` of `POST /v1/games`), validated by [`ClockSettings::parse`].
+    pub clock: Option<ClockSettings>,
+    /// How many seats (the last ones) the built-in bot takes.
+    pub bots: i64,
+}
+
+/// `POST /v1/games`: a new open game; the creator takes seat 0, bots the last `bots` seats.
 pub async fn create(
     svc: &Services,
     user: Uuid,
     ruleset_id: &str,
     seats: i64,
-    options: &Value,
+    table: &NewTable,
 ) -> Result<GameView> {
+    let options = &table.options;
     let rules = ruleset(svc, ruleset_id)?;
     let options = rules
         .normalise_options(options)
@@ -122,13 +165,29 @@ pub async fn create(
                 range.end()
             ))
         })?;
+    let bots = usize::try_from(table.bots)
+        .ok()
+        .filter(|b| *b < seat_count)
+        .ok_or_else(|| {
+            ServiceError::InvalidSeats(format!(
+                "bots must be from 0 to {} (the creator takes a seat)",
+                seat_count - 1
+            ))
+        })?;
+    let bot_seats: Vec<i32> = (seat_count - bots..seat_count)
+        .map(|s| i32::try_from(s).unwrap_or(i32::MAX))
+        .collect();
+    let clock = match &table.clock {
+        Some(c) => Some(serde_json::to_value(c).map_err(anyhow::Error::from)?),
+        None => None,
+    };
     let seed = chance::new_seed();
     let seed_sha256 = chance::seed_sha256(&seed);
     let id = Uuid::new_v4();
     let mut conn = svc.conn().await?;
     let view = conn
         .transaction::<_, ServiceError, _>(async |conn| {
-            let now = Utc::now();
+            let now = svc.clock.now();
             let mut game = store::games::insert(
                 conn,
                 NewGame {
@@ -141,6 +200,8 @@ pub async fn create(
                     seed: &seed,
                     seed_sha256: &seed_sha256,
                     created_by: user,
+                    clock: clock.as_ref(),
+                    robots: &bot_seats,
                 },
             )
             .await?;
@@ -155,8 +216,13 @@ pub async fn create(
             store::events::append(conn, &[created]).await?;
             game.version = 1;
             take_seat(svc, conn, &mut game, user, 0, now).await?;
+            for (n, seat) in bot_seats.iter().enumerate() {
+                let bot = store::users::insert_bot(conn, &format!("Bot {}", n + 1)).await?;
+                take_seat(svc, conn, &mut game, bot, *seat, now).await?;
+            }
             let players = store::games::seat_players(conn, id).await?;
-            Ok(game_view(&game, &players))
+            let deadlines = store::clocks::deadlines_of(conn, id).await?;
+            Ok(game_view_with(&game, &players, &deadlines))
         })
         .await?;
     Ok(view)
@@ -250,6 +316,7 @@ async fn start(
     play.stored_version = stored;
     play.events.push(started);
     play.run_chance()?;
+    play.run_robots(&game.robots)?;
     let notices = players
         .iter()
         .map(|p| (p.seat, Compose::notice(p.seat, Notice::GameStarted)))
@@ -315,7 +382,7 @@ pub(crate) async fn join_in(
             .find(|s| !taken.iter().any(|p| p.seat == *s))
             .ok_or_else(|| ServiceError::SeatUnavailable("every seat is taken".into()))?,
     };
-    take_seat(svc, conn, &mut game, user, seat, Utc::now()).await?;
+    take_seat(svc, conn, &mut game, user, seat, svc.clock.now()).await?;
     let players = store::games::seat_players(conn, game_id).await?;
     Ok(game_view(&game, &players))
 }
@@ -325,7 +392,16 @@ pub async fn get(svc: &Services, game_id: Uuid) -> Result<GameView> {
     let (game, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
-    Ok(game_view(&game, &players))
+    let deadlines = deadlines_of(&mut conn, &game).await?;
+    Ok(game_view_with(&game, &players, &deadlines))
+}
+
+/// The deadlines of a game with a clock (no query for one without).
+pub async fn deadlines_of(conn: &mut Conn, game: &Game) -> Result<Vec<Deadline>> {
+    if game.clock.is_none() {
+        return Ok(vec![]);
+    }
+    Ok(store::clocks::deadlines_of(conn, game.id).await?)
 }
 
 /// Cursor of the open-games list: `<created_at micros>_<id>`.
@@ -426,6 +502,7 @@ pub fn state_view(
             _ => vec![],
         },
         outcome: outcome_view(&game.outcome),
+        deadlines: vec![],
     })
 }
 
@@ -434,8 +511,11 @@ pub async fn state(svc: &Services, user: Uuid, game_id: Uuid) -> Result<StateVie
     let (game, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
+    let deadlines = deadlines_of(&mut conn, &game).await?;
     drop(conn);
-    state_view(svc, &game, seat_of(&players, user), None)
+    let mut view = state_view(svc, &game, seat_of(&players, user), None)?;
+    view.deadlines = deadline_views(&game, &deadlines);
+    Ok(view)
 }
 
 /// A log entry as `viewer` may see it.

@@ -153,6 +153,9 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     let shown = store::inbound::shown(&mut conn, game.id, user.id)
         .await?
         .unwrap_or(0);
+    if compose.notice == Notice::Reminder && !waiting {
+        return Ok(Composed::Skip("the seat is no longer waiting".into()));
+    }
     if compose.notice == Notice::YourTurn {
         if !waiting {
             return Ok(Composed::Skip("the seat is no longer waiting".into()));
@@ -180,6 +183,15 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         .iter()
         .map(|e| present::name_seats(&event_view(e, viewer).description, &names))
         .collect();
+    let deadline = if game.clock.is_some() {
+        store::clocks::deadlines_of(&mut conn, game.id)
+            .await?
+            .into_iter()
+            .find(|d| d.seat == seat)
+            .map(|d| d.due_at)
+    } else {
+        None
+    };
     let history = if show == Show::History {
         let all = store::events::all(&mut conn, game.id).await?;
         Some(history_lines(&all, viewer, &names))
@@ -208,6 +220,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         game_url: &game_url,
         unsubscribe_url: &unsubscribe,
         thread: thread_id(svc, game.id),
+        deadline,
     };
     let mail = letter
         .write(|ticket| reply::address(&svc.mail.reply_to, &svc.replies.sign(user.id, &ticket)))?;
@@ -239,6 +252,8 @@ pub struct Letter<'a> {
     pub game_url: &'a str,
     pub unsubscribe_url: &'a str,
     pub thread: String,
+    /// The recipient's deadline for the decision, in a game with a clock.
+    pub deadline: Option<chrono::DateTime<Utc>>,
 }
 
 impl Letter<'_> {
@@ -278,6 +293,10 @@ impl Letter<'_> {
             (Notice::Answer, Some(a)) => format!("{game_name} {short_id}: {}", a.verdict),
             (Notice::GameStarted, _) => format!("{game_name} {short_id}: the game has started"),
             (Notice::GameOver, _) => format!("{game_name} {short_id}: game over"),
+            (Notice::Reminder, _) => format!(
+                "{game_name} {short_id}: reminder, your turn, {}",
+                self.recipient
+            ),
             _ => format!("{game_name} {short_id}: your turn, {}", self.recipient),
         };
         let base = self.base_url;
@@ -301,6 +320,7 @@ impl Letter<'_> {
             "choices": choices,
             "reply": reply_to.is_some(),
             "waiting_for": waiting_for,
+            "deadline": self.deadline.filter(|_| waiting).map(|d| d.format("%a %-d %b %Y, %H:%M UTC").to_string()),
             "waiting": waiting,
             "finished": finished,
             "players": self.players

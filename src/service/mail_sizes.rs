@@ -89,6 +89,8 @@ pub fn measure(
         created_at: at,
         updated_at: at,
         waiting_since: Some(at),
+        clock: None,
+        robots: vec![],
     };
     // What each seat has not been mailed yet ("since your last mail").
     let mut unseen: Vec<Vec<String>> = vec![vec![]; seats];
@@ -241,6 +243,7 @@ fn write(
         game_url: "https://turnpost.example.com/games/00000000-0000-0000-0000-000000000001?signin=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDEiLCJleHAiOjE4MjYwMDAwMDAsInB1cnBvc2UiOiJzaWduX2luIn0.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln",
         unsubscribe_url: "https://turnpost.example.com/v1/unsubscribe?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwMDAwMDAwMC0wMDAwLTAwMDAtMDAwMC0wMDAwMDAwMDAwMDEiLCJleHAiOjE4MjYwMDAwMDAsInB1cnBvc2UiOiJ1bnN1YnNjcmliZSJ9.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln",
         thread: "<turnpost.game.7e570000@turnpost.example.com>".into(),
+        deadline: None,
     };
     let mail = letter
         .write(|_| format!("play+{}@turnpost.example.com", "a".repeat(52)))

@@ -1,11 +1,13 @@
 //! Use cases: one transaction each. `http` calls these; they call `store` and `rules`.
 
 pub mod chance;
+pub mod clock;
 pub mod games;
 pub mod inbound;
 pub mod invitations;
 pub mod mail;
 pub mod mail_sizes;
+pub mod seats;
 pub mod submit;
 pub mod users;
 pub mod views;
@@ -26,6 +28,8 @@ pub struct Services {
     pub replies: crate::auth::reply::ReplySigner,
     pub mail: mail::MailConfig,
     pub inbound: inbound::InboundConfig,
+    /// The clock deadlines are measured by.
+    pub clock: crate::clock::Clock,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
@@ -55,6 +59,9 @@ pub enum ServiceError {
     SeatUnavailable(String),
     #[error("the game is {0}")]
     WrongStatus(String),
+    /// A seat or account is not in the state the request needs (not absent, already voted…).
+    #[error("{0}")]
+    NotNow(String),
     #[error("this Idempotency-Key was used with a different request")]
     IdempotencyMismatch,
     #[error("this link is not valid or has expired")]

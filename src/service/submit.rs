@@ -14,7 +14,7 @@ use super::games::{event_view, seat_of, state_view, viewer_of};
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::notify::{Compose, Notice};
-use crate::rules::{Actor, Applied, GameState, RuleError, Visibility, Waiting};
+use crate::rules::{Actor, Applied, GameState, Outcome, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
 use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer, User};
 use crate::store::{self, Conn};
@@ -61,6 +61,8 @@ pub struct Play {
     pub now: DateTime<Utc>,
     /// The version of the game row as stored: the turn is written only if it is still that.
     pub stored_version: i64,
+    /// An end the rules did not reach (a resignation in a two-seat game).
+    pub ended: Option<Outcome>,
 }
 
 impl Play {
@@ -75,12 +77,19 @@ impl Play {
             events: vec![],
             now,
             stored_version: game.version,
+            ended: None,
         }
     }
 
     fn record(&mut self, applied: Applied) {
+        self.record_as(applied, "action");
+    }
+
+    /// Logs an applied action; a seat's action is of `kind`: `action` (its player's own),
+    /// `timeout` (played when its deadline passed) or `bot` (played by the built-in bot).
+    fn record_as(&mut self, applied: Applied, kind: &str) {
         let (actor, seat, kind) = match applied.actor {
-            Actor::Seat(s) => ("seat", Some(seat_i32(s)), "action"),
+            Actor::Seat(s) => ("seat", Some(seat_i32(s)), kind),
             Actor::Chance => ("chance", None, "chance"),
         };
         let (visible_to, redacted, redacted_description) = match applied.visibility {
@@ -128,8 +137,74 @@ impl Play {
         )))
     }
 
+    /// Logs a lifecycle entry everyone sees (a timeout, an absence, a resignation).
+    pub fn log(&mut self, kind: &str, action: Value, description: String) {
+        let event = Event {
+            game_id: self.game_id,
+            seq: self.next_seq,
+            actor: "system".into(),
+            seat: None,
+            kind: kind.into(),
+            action,
+            visible_to: None,
+            redacted: None,
+            description,
+            redacted_description: None,
+            created_at: self.now,
+            request_id: None,
+        };
+        self.events.push(event);
+        self.next_seq += 1;
+    }
+
     /// Applies one player's action (then the chance steps after it).
     pub fn play(&mut self, seat: usize, index: usize, action: &Value) -> Result<()> {
+        self.play_as(seat, index, action, "action")
+    }
+
+    /// Lets the built-in bot decide for every seat in `robots` that has to, until the game
+    /// waits for someone else or is over (then the chance steps after each decision).
+    pub fn run_robots(&mut self, robots: &[i32]) -> Result<()> {
+        if robots.is_empty() {
+            return Ok(());
+        }
+        for _ in 0..MAX_CHANCE_RUN {
+            let Waiting::Players(seats) = self.state.waiting() else {
+                return Ok(());
+            };
+            let Some(seat) = seats.into_iter().find(|s| robots.contains(&seat_i32(*s))) else {
+                return Ok(());
+            };
+            let seed = chance::bot_seed(&self.seed, self.next_seq);
+            let action = crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
+                ServiceError::Unexpected(anyhow::anyhow!("the bot found no action for seat {seat}"))
+            })?;
+            self.play_as(seat, 0, &action, "bot")?;
+        }
+        Err(ServiceError::Unexpected(anyhow::anyhow!(
+            "more than {MAX_CHANCE_RUN} bot decisions in a row"
+        )))
+    }
+
+    /// Seats that decided in this play, each with whether its player did (not a bot or a
+    /// timeout).
+    pub fn deciders(&self) -> Vec<(i32, bool)> {
+        let mut out: Vec<(i32, bool)> = vec![];
+        for e in &self.events {
+            let (Some(seat), "seat") = (e.seat, e.actor.as_str()) else {
+                continue;
+            };
+            let own = e.kind == "action";
+            match out.iter_mut().find(|(s, _)| *s == seat) {
+                Some(entry) => entry.1 |= own,
+                None => out.push((seat, own)),
+            }
+        }
+        out
+    }
+
+    /// Applies an action of `kind` for `seat` (then the chance steps after it).
+    pub fn play_as(&mut self, seat: usize, index: usize, action: &Value, kind: &str) -> Result<()> {
         match self.state.waiting() {
             Waiting::Players(seats) if seats.contains(&seat) => {}
             Waiting::Over(_) => return Err(ServiceError::WrongStatus("finished".into())),
@@ -140,7 +215,7 @@ impl Play {
             RuleError::GameOver => ServiceError::WrongStatus("finished".into()),
             RuleError::Illegal(reason) => ServiceError::IllegalAction { index, reason },
         })?;
-        self.record(applied);
+        self.record_as(applied, kind);
         self.run_chance()
     }
 
@@ -156,7 +231,11 @@ impl Play {
         users: &[User],
         mut notices: Vec<(i32, Compose)>,
     ) -> Result<()> {
-        let (status, to_act, outcome) = match self.state.waiting() {
+        let waiting = match self.ended.clone() {
+            Some(outcome) => Waiting::Over(outcome),
+            None => self.state.waiting(),
+        };
+        let (status, to_act, outcome) = match waiting {
             Waiting::Players(seats) => (
                 GameStatus::Active,
                 seats.into_iter().map(seat_i32).collect::<Vec<_>>(),
@@ -242,6 +321,11 @@ impl Play {
                 actual: expected + 1,
             });
         }
+        if game.clock.is_some() {
+            // A game with a clock is always played in a transaction that holds its row lock
+            // (see `submit`): its deadlines change with the turn, atomically.
+            super::clock::sync(conn, game, users, &self.deciders(), self.now).await?;
+        }
         Ok(())
     }
 }
@@ -279,10 +363,22 @@ pub async fn submit(
     if actions.is_empty() {
         return Err(ServiceError::Invalid("actions must not be empty".into()));
     }
-    let Some(idempotency) = idempotency else {
-        return submit_unlocked(svc, user, game_id, expected_version, actions).await;
-    };
-    let idempotency = Some(idempotency);
+    match idempotency {
+        None => submit_unlocked(svc, user, game_id, expected_version, actions).await,
+        Some(_) => submit_locked(svc, user, game_id, expected_version, actions, idempotency).await,
+    }
+}
+
+/// A submission in a transaction that locks the game row (`SELECT … FOR UPDATE`): with an
+/// `Idempotency-Key` (saved with the turn), or for a game with a clock.
+async fn submit_locked(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    expected_version: Option<i64>,
+    actions: &[Value],
+    idempotency: Option<&Idempotency>,
+) -> Result<SubmitResult> {
     let mut conn = svc.conn().await?;
     let (result, _) = conn
         .transaction::<_, ServiceError, _>(async |conn| {
@@ -363,6 +459,11 @@ async fn submit_unlocked(
                 actual: game.version,
             });
         }
+        if game.clock.is_some() {
+            // Its deadlines change with the turn: written under the game's row lock.
+            drop(conn);
+            return submit_locked(svc, user, game_id, expected_version, actions, None).await;
+        }
         last_seen = Some(game.version);
         let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
         match act(
@@ -423,10 +524,11 @@ pub(crate) async fn act(
     })?;
     let state = svc.load_state(game, snapshot)?;
     let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
-    let mut play = Play::new(game, state, game.version + 1, Utc::now());
+    let mut play = Play::new(game, state, game.version + 1, svc.clock.now());
     for (index, action) in actions.iter().enumerate() {
         play.play(seat_index, index, action)?;
     }
+    play.run_robots(&game.robots)?;
     let before = game.to_act.clone();
     play.commit(svc, conn, game, &before, players, users, notices)
         .await?;

@@ -19,6 +19,9 @@ pub struct SeatView {
     /// `null` while the seat is open.
     pub user_id: Option<Uuid>,
     pub display_name: Option<String>,
+    /// The built-in bot plays this seat now: a bot seated at creation, or a player who is
+    /// absent (too many timeouts in a row) or resigned.
+    pub played_by_bot: bool,
 }
 
 /// How a game ended.
@@ -49,6 +52,17 @@ pub struct GameView {
     pub outcome: Option<OutcomeView>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The game's clock; `null` for a game without deadlines.
+    pub clock: Option<crate::service::clock::ClockSettings>,
+    /// The deadline of each seat in `to_act` (a game with a clock only).
+    pub deadlines: Vec<DeadlineView>,
+}
+
+/// When a waiting seat's decision is due: then its default action is played for it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct DeadlineView {
+    pub seat: i32,
+    pub due_at: DateTime<Utc>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -77,13 +91,17 @@ pub struct StateView {
     /// Filled when the caller must act.
     pub legal_actions: Vec<LegalActionView>,
     pub outcome: Option<OutcomeView>,
+    /// The deadline of each seat in `to_act` (a game with a clock only).
+    #[serde(default)]
+    pub deadlines: Vec<DeadlineView>,
 }
 
 /// Who made a log entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ActorView {
-    /// Lifecycle entries (created, joined, started, ended).
+    /// Lifecycle entries (created, joined, started, timed out, absent, back, resigned,
+    /// taken over, aborted, ended).
     System,
     /// A chance step drawn with the game's seeded RNG.
     Chance,

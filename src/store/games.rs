@@ -286,14 +286,20 @@ pub async fn seat_players_of(
         .collect())
 }
 
-/// Open games, oldest first, after the cursor `(created_at, id)`.
+/// Open games, and active games with a seat to take over (its player is absent or resigned),
+/// oldest first, after the cursor `(created_at, id)`.
 pub async fn list_open(
     conn: &mut Conn,
     after: Option<(chrono::DateTime<chrono::Utc>, Uuid)>,
     limit: i64,
 ) -> QueryResult<Vec<Game>> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::Bool;
     let mut query = games::table
-        .filter(games::status.eq("open"))
+        .filter(sql::<Bool>(
+            "(games.status = 'open' OR (games.status = 'active' AND EXISTS (SELECT 1 FROM seats s \
+             WHERE s.game_id = games.id AND (s.absent_since IS NOT NULL OR s.resigned_at IS NOT NULL))))",
+        ))
         .order((games::created_at.asc(), games::id.asc()))
         .select(Game::as_select())
         .limit(limit)
@@ -332,4 +338,13 @@ pub async fn waiting_on(conn: &mut Conn, user: Uuid) -> QueryResult<Vec<Game>> {
         .select(Game::as_select())
         .load(conn)
         .await
+}
+
+/// Announces a new version of a game on the `turnpost_games` channel (delivered at commit).
+pub async fn notify(conn: &mut Conn, game: Uuid, version: i64) -> QueryResult<()> {
+    diesel::sql_query("SELECT pg_notify('turnpost_games', $1)")
+        .bind::<diesel::sql_types::Text, _>(format!("{game}:{version}"))
+        .execute(conn)
+        .await
+        .map(|_| ())
 }

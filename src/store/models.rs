@@ -17,6 +17,9 @@ pub struct User {
     pub created_at: DateTime<Utc>,
     pub email_verified_at: Option<DateTime<Utc>>,
     pub mail_preference: String,
+    pub is_bot: bool,
+    pub vacation_from: Option<DateTime<Utc>>,
+    pub vacation_until: Option<DateTime<Utc>>,
 }
 
 #[derive(Insertable)]
@@ -76,6 +79,10 @@ pub struct Game {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub waiting_since: Option<DateTime<Utc>>,
+    /// The clock settings (`service::clock::ClockSettings`), or none.
+    pub clock: Option<Value>,
+    /// Seats the built-in bot plays at once (bots, absent and resigned players).
+    pub robots: Vec<i32>,
 }
 
 impl Game {
@@ -96,6 +103,8 @@ pub struct NewGame<'a> {
     pub seed: &'a [u8],
     pub seed_sha256: &'a str,
     pub created_by: Uuid,
+    pub clock: Option<&'a Value>,
+    pub robots: &'a [i32],
 }
 
 /// What a submission or a start changes in a game row.

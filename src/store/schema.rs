@@ -9,6 +9,11 @@ diesel::table! {
         created_at -> Timestamptz,
         email_verified_at -> Nullable<Timestamptz>,
         mail_preference -> Text,
+        is_bot -> Bool,
+        vacation_from -> Nullable<Timestamptz>,
+        vacation_until -> Nullable<Timestamptz>,
+        vacation_year -> Nullable<Int4>,
+        vacation_days -> Int4,
     }
 }
 
@@ -29,6 +34,8 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         waiting_since -> Nullable<Timestamptz>,
+        clock -> Nullable<Jsonb>,
+        robots -> Array<Int4>,
     }
 }
 
@@ -38,6 +45,11 @@ diesel::table! {
         seat -> Int4,
         user_id -> Uuid,
         joined_at -> Timestamptz,
+        timeouts -> Int4,
+        absent_since -> Nullable<Timestamptz>,
+        resigned_at -> Nullable<Timestamptz>,
+        bank_secs -> Nullable<Int8>,
+        abort_vote -> Bool,
     }
 }
 
@@ -120,6 +132,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    deadlines (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int4,
+        started_at -> Timestamptz,
+        due_at -> Timestamptz,
+        remind_at -> Nullable<Timestamptz>,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -131,5 +153,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     idempotency_keys,
     mail_shown,
-    inbound_mail
+    inbound_mail,
+    deadlines
 );

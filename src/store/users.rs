@@ -75,3 +75,20 @@ pub async fn set_preference(conn: &mut Conn, id: Uuid, preference: &str) -> Quer
         .await?;
     Ok(n == 1)
 }
+
+/// A new account for a built-in bot: it has no password (no hash verifies), an address in the
+/// reserved `.invalid` domain that is never verified (so it gets no mail), and `is_bot`.
+pub async fn insert_bot(conn: &mut Conn, name: &str) -> QueryResult<Uuid> {
+    let id = Uuid::new_v4();
+    diesel::insert_into(users::table)
+        .values((
+            users::id.eq(id),
+            users::email.eq(format!("bot-{}@bots.turnpost.invalid", id.simple())),
+            users::display_name.eq(name),
+            users::password_hash.eq("!bot"),
+            users::is_bot.eq(true),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(id)
+}

@@ -127,7 +127,13 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
     };
     let turns = games::my_turns(&svc, user.id).await?.games;
     let mine = games::mine(&svc, user.id).await?.games;
-    let open = games::list_open(&svc, None, 20).await?.games;
+    // Seats to take over in active games are for the API for now; the page lists open games.
+    let open: Vec<GameView> = games::list_open(&svc, None, 20)
+        .await?
+        .games
+        .into_iter()
+        .filter(|g| g.status == "open")
+        .collect();
     let waiting: Vec<Uuid> = turns.iter().map(|g| g.id).collect();
     let line = |g: &GameView| summary(&svc, g, user.id);
     let ctx = json!({

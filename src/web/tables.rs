@@ -186,7 +186,26 @@ pub async fn create(
             format!("{bad:?} is not a mail address."),
         ));
     }
-    let game = games::create(&svc, user.id, ruleset, seats, &options)
+    let not_started = |m: &str| PageError::new(StatusCode::UNPROCESSABLE_ENTITY, "Not started", m);
+    let bots: i64 = match get("bots").trim() {
+        "" => 0,
+        n => n.parse().map_err(|_| not_started("Say how many bots take a seat."))?,
+    };
+    let clock = match get("clock_hours").trim() {
+        "" | "0" => None,
+        h => {
+            let hours: i64 = h
+                .parse()
+                .map_err(|_| not_started("Choose the time per decision."))?;
+            Some(serde_json::json!({"per_decision_secs": hours.saturating_mul(3600)}))
+        }
+    };
+    let table = games::NewTable {
+        options,
+        clock: crate::service::clock::ClockSettings::parse(clock.as_ref())?,
+        bots,
+    };
+    let game = games::create(&svc, user.id, ruleset, seats, &table)
         .await
         .map_err(|e| match e {
             ServiceError::Invalid(m) | ServiceError::InvalidSeats(m) => {

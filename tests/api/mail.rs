@@ -160,8 +160,9 @@ async fn a_whole_game_sends_exactly_the_expected_mail() {
         0
     );
     let ann_turns = count_where(&app, &rows(&ann, "= 'sent'")).await as usize;
+    // How many of them are sent rather than skipped depends on how fast the game is played
+    // against the worker (a busy machine may skip them all); each is one or the other.
     assert_eq!(subjects(&ann_mail, "your turn, Ann"), ann_turns);
-    assert!(ann_turns > 0);
     assert_eq!(ann_mail.len(), ann_turns + 2);
     // Bob: turns only.
     let bob_mail = to(&mails, &bob);
