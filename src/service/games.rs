@@ -69,6 +69,10 @@ pub fn game_view_with(game: &Game, players: &[SeatPlayer], deadlines: &[Deadline
                 user_id: p.map(|p| p.user_id),
                 display_name: p.map(|p| p.display_name.clone()),
                 played_by_bot: game.robots.contains(&seat),
+                away: p
+                    .and_then(|p| p.vacation)
+                    .filter(|(_, until)| *until > Utc::now())
+                    .map(|(from, until)| crate::service::seats::Vacation { from, until }),
             }
         })
         .collect();

@@ -304,6 +304,7 @@ async fn reply(
             seat: i32::from(ticket.seat),
             user_id: user.id,
             display_name: user.display_name.clone(),
+            vacation: None,
         }];
         let rows = super::mail::game_mail(
             svc,

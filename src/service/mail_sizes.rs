@@ -69,6 +69,7 @@ pub fn measure(
             seat: seat as i32,
             user_id: Uuid::from_u128(seat as u128 + 1),
             display_name: name.clone(),
+            vacation: None,
         })
         .collect();
     let at = Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).single();

@@ -22,6 +22,8 @@ pub struct SeatView {
     /// The built-in bot plays this seat now: a bot seated at creation, or a player who is
     /// absent (too many timeouts in a row) or resigned.
     pub played_by_bot: bool,
+    /// The player's vacation, while it is set and not over: their clocks stand still.
+    pub away: Option<crate::service::seats::Vacation>,
 }
 
 /// How a game ended.

@@ -36,7 +36,7 @@ pub async fn get_with_players(
         .find(id)
         .select(Game::as_select())
         .first::<Game>(&mut &*shared);
-    let players = seat_players_query(id).load::<(i32, Uuid, String)>(&mut &*shared);
+    let players = seat_players_query(id).load::<SeatRow>(&mut &*shared);
     let (game, players) = futures_util::future::join(game, players).await;
     let Some(game) = game.optional()? else {
         return Ok(None);
@@ -130,6 +130,7 @@ fn with_users(
                 seat,
                 user_id: user.id,
                 display_name: user.display_name.clone(),
+                vacation: user.vacation_from.zip(user.vacation_until),
             };
             (player, user)
         })
@@ -221,9 +222,7 @@ pub async fn insert_seat(conn: &mut Conn, seat: Seat) -> QueryResult<()> {
 
 /// Taken seats of a game with their players' names, by seat number.
 pub async fn seat_players(conn: &mut Conn, game: Uuid) -> QueryResult<Vec<SeatPlayer>> {
-    let rows = seat_players_query(game)
-        .load::<(i32, Uuid, String)>(conn)
-        .await?;
+    let rows = seat_players_query(game).load::<SeatRow>(conn).await?;
     Ok(rows.into_iter().map(seat_player).collect())
 }
 
@@ -235,22 +234,38 @@ type SeatPlayersQuery = diesel::dsl::Select<
         >,
         diesel::dsl::Asc<seats::seat>,
     >,
-    (seats::seat, seats::user_id, users::display_name),
+    (
+        seats::seat,
+        seats::user_id,
+        users::display_name,
+        users::vacation_from,
+        users::vacation_until,
+    ),
 >;
+
+type Instant = chrono::DateTime<chrono::Utc>;
+type SeatRow = (i32, Uuid, String, Option<Instant>, Option<Instant>);
 
 fn seat_players_query(game: Uuid) -> SeatPlayersQuery {
     seats::table
         .inner_join(users::table)
         .filter(seats::game_id.eq(game))
         .order(seats::seat.asc())
-        .select((seats::seat, seats::user_id, users::display_name))
+        .select((
+            seats::seat,
+            seats::user_id,
+            users::display_name,
+            users::vacation_from,
+            users::vacation_until,
+        ))
 }
 
-fn seat_player((seat, user_id, display_name): (i32, Uuid, String)) -> SeatPlayer {
+fn seat_player((seat, user_id, display_name, from, until): SeatRow) -> SeatPlayer {
     SeatPlayer {
         seat,
         user_id,
         display_name,
+        vacation: from.zip(until),
     }
 }
 
@@ -259,7 +274,7 @@ pub async fn seat_players_of(
     conn: &mut Conn,
     game_ids: &[Uuid],
 ) -> QueryResult<Vec<(Uuid, SeatPlayer)>> {
-    let rows: Vec<(Uuid, i32, Uuid, String)> = seats::table
+    let rows: Vec<(Uuid, i32, Uuid, String, Option<Instant>, Option<Instant>)> = seats::table
         .inner_join(users::table)
         .filter(seats::game_id.eq_any(game_ids))
         .order((seats::game_id, seats::seat.asc()))
@@ -268,21 +283,14 @@ pub async fn seat_players_of(
             seats::seat,
             seats::user_id,
             users::display_name,
+            users::vacation_from,
+            users::vacation_until,
         ))
         .load(conn)
         .await?;
     Ok(rows
         .into_iter()
-        .map(|(g, seat, user_id, display_name)| {
-            (
-                g,
-                SeatPlayer {
-                    seat,
-                    user_id,
-                    display_name,
-                },
-            )
-        })
+        .map(|(g, seat, user_id, name, from, until)| (g, seat_player((seat, user_id, name, from, until))))
         .collect())
 }
 

@@ -135,6 +135,8 @@ pub struct SeatPlayer {
     pub seat: i32,
     pub user_id: Uuid,
     pub display_name: String,
+    /// The player's vacation `(from, until)`, if one is set.
+    pub vacation: Option<(DateTime<Utc>, DateTime<Utc>)>,
 }
 
 /// A log entry. It serializes with the column names (for `turnpost_save_turn`).

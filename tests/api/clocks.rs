@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, Duration as Span, Utc};
+use chrono::{DateTime, Duration as Span, SubsecRound, Utc};
 use diesel::sql_types::{Array, BigInt, Int4, Nullable};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use reqwest::Method;
@@ -297,7 +297,7 @@ async fn a_vacation_moves_the_deadline_by_exactly_the_pause() {
         g["deadlines"][0]["due_at"].as_str().unwrap().parse().unwrap()
     };
     let d0 = due(&g);
-    let from = Utc::now() + Span::hours(1);
+    let from = (Utc::now() + Span::hours(1)).trunc_subsecs(0);
     let until = from + Span::hours(30);
     let v = app
         .request(
@@ -311,13 +311,20 @@ async fn a_vacation_moves_the_deadline_by_exactly_the_pause() {
         .expect(200);
     assert_eq!(v["days_left"], 28, "30 hours take 2 of the 30 days");
     // "their clocks pause for it": the deadline moves by exactly the 30 hours.
-    let d1 = due(&game(&app, id, &ann).await);
+    let seen = game(&app, id, &ann).await;
+    let d1 = due(&seen);
     assert_eq!(d1 - d0, until - from);
+    // "the other players see that they are away and until when"
+    let away = &seen["seats"][seat as usize]["away"];
+    let shown: DateTime<Utc> = away["until"].as_str().unwrap().parse().unwrap();
+    assert_eq!(shown, until);
     // Back early, before it began: no pause at all.
     app.request(Method::DELETE, "/v1/me/vacation", Some(&who.token), None, &[])
         .await
         .expect(200);
-    assert_eq!(due(&game(&app, id, &ann).await), d0);
+    let seen = game(&app, id, &ann).await;
+    assert_eq!(due(&seen), d0);
+    assert!(seen["seats"][seat as usize]["away"].is_null());
     // Bounded per year.
     app.request(
         Method::PUT,
