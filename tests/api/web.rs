@@ -16,18 +16,23 @@ use mail_parser::MimeHeaders;
 
 use crate::browser::Driver;
 use crate::helpers::{Picker, Player, TestApp};
-use crate::mailbox::{mail_to, spawn_mail_app, text_of, verified_players};
+use crate::mailbox::{
+    mail_to, settle, spawn_mail_app, text_of, verified_players, wait_for_mail_where,
+};
 use crate::smtp::SmtpServer;
 
-/// The game link of the latest mail `who` received, pointed at the test server (mail says the
-/// public address, `http://turnpost.test`).
-fn game_link(app: &TestApp, mail_text: &str) -> String {
+/// The mail's sign-in link, pointed at the test server (mail says the public address,
+/// `http://turnpost.test`).
+fn sign_in_link(app: &TestApp, mail_text: &str) -> String {
     let line = mail_text
         .lines()
-        .find(|l| l.contains("/games/") && l.contains("signin="))
+        .find(|l| l.contains("signin="))
         .unwrap_or_else(|| panic!("no sign-in link in the mail:\n{mail_text}"));
-    let at = line.find("/games/").expect("a game path");
-    format!("{}{}", app.base, line[at..].trim())
+    let path = line
+        .trim()
+        .strip_prefix("http://turnpost.test")
+        .unwrap_or_else(|| panic!("a link to the public address: {line}"));
+    format!("{}{path}", app.base)
 }
 
 async fn version(app: &TestApp, game: Uuid, who: &Player) -> (i64, String, Vec<i64>) {
@@ -70,7 +75,8 @@ async fn two_players_play_a_game_in_their_browsers_and_a_watcher_sees_it_live() 
             .rev()
             .find(|m| m.to.iter().any(|t| t == &p.email) && text_of(m).contains("signin="))
             .expect("a game mail");
-        let link = game_link(&app, &text_of(mail));
+        let link = sign_in_link(&app, &text_of(mail));
+        assert!(link.contains("/games/"), "{link}");
         let b = driver.browser().await;
         b.goto(&link).await;
         b.wait_for("#game").await;
@@ -224,17 +230,21 @@ fn is_page(res: &reqwest::Response) -> bool {
         .is_some_and(|v| v.starts_with("text/html"))
 }
 
-/// Signs `who` in through a link the server would mail; returns the session cookie.
-fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Utc>) -> String {
-    let jwt = Jwt::new(
+/// The server's signer (its secret).
+fn server_jwt(app: &TestApp) -> Jwt {
+    Jwt::new(
         app.settings
             .jwt_secret
             .as_deref()
             .expect("secret")
             .as_bytes(),
         3600,
-    );
-    let (token, _) = jwt
+    )
+}
+
+/// A sign-in link to `path` for `who`, as the server would mail it.
+fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Utc>) -> String {
+    let (token, _) = server_jwt(app)
         .sign(Purpose::SignIn, who.id, None, issued, 3600)
         .expect("sign");
     format!("{}{path}?signin={token}", app.base)
@@ -634,4 +644,94 @@ async fn a_turn_mail_shows_the_board_as_an_inline_png_and_stays_small() {
     );
     // The text part says the same in words and has no picture.
     assert!(text_of(mail).contains("== Your choices =="));
+}
+
+/// The `signin` token of a link.
+fn token_of(link: &str) -> &str {
+    link.split("signin=").nth(1).expect("a token")
+}
+
+#[tokio::test]
+async fn a_player_has_a_sign_in_link_mailed_and_it_signs_them_in_nobody_else() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann"]).await;
+    let ann = &players[0];
+    let unverified = app.register("Uma").await;
+    settle(&app).await;
+    let seen = mail_to(&smtp, ann).len();
+    let driver = Driver::start().await;
+
+    // Ann asks on the sign-in page.
+    let b = driver.browser().await;
+    b.goto(&format!("{}/signin", app.base)).await;
+    fill_and_submit(&b, "form[action='/signin/mail']", &[("email", &ann.email)]).await;
+    b.wait_for("#message-title").await;
+    let answer = b.text_of_page().await;
+    assert!(answer.contains("a sign-in link is on its way"), "{answer}");
+    let mail = wait_for_mail_where(&smtp, ann, seen, |m| m.subject() == "Your sign-in link").await;
+    assert!(mail.has_text_and_html());
+    let link = sign_in_link(&app, &text_of(&mail));
+    assert_eq!(link, format!("{}/?signin={}", app.base, token_of(&link)));
+    // Bound to Ann, good for an hour.
+    let claims = server_jwt(&app)
+        .check(Purpose::SignIn, token_of(&link))
+        .expect("a sign-in token");
+    assert_eq!(claims.sub, ann.id);
+    assert_eq!(claims.exp - claims.iat, 3600);
+
+    // An altered link: an error page, and no session.
+    let other = driver.browser().await;
+    other.goto(&link[..link.len() - 3]).await;
+    other.wait_for("#error-title").await;
+    assert!(
+        other
+            .text_of_page()
+            .await
+            .contains("This link is not valid")
+    );
+    other.goto(&format!("{}/", app.base)).await;
+    other.wait_for("form[action='/signin/mail']").await;
+    assert!(!other.text_of_page().await.contains("Signed in as"));
+
+    // The link signs Ann in, on the home page, without the token in the address.
+    b.goto(&link).await;
+    b.wait_for("a[href='/games/new']").await;
+    assert_eq!(b.url().await, format!("{}/", app.base));
+    assert!(b.text_of_page().await.contains("Signed in as Ann"));
+
+    // Asking again at once, for an address with no account, for an unconfirmed one: the same
+    // page each time, and no mail (one a minute; none to strangers).
+    let stranger = format!("nobody-{}@example.test", Uuid::new_v4().simple());
+    for address in [
+        ann.email.as_str(),
+        stranger.as_str(),
+        unverified.email.as_str(),
+    ] {
+        other.goto(&format!("{}/signin", app.base)).await;
+        fill_and_submit(&other, "form[action='/signin/mail']", &[("email", address)]).await;
+        other.wait_for("#message-title").await;
+        assert_eq!(
+            other.text_of_page().await.replace(address, "ADDRESS"),
+            answer.replace(&ann.email, "ADDRESS"),
+            "the answer tells whether {address} has an account"
+        );
+    }
+    settle(&app).await;
+    assert_eq!(
+        app.count("outbox WHERE kind = 'sign_in'").await,
+        1,
+        "one sign-in mail in all"
+    );
+    let got = smtp.received();
+    assert_eq!(
+        got.iter()
+            .filter(|m| m.subject() == "Your sign-in link")
+            .count(),
+        1
+    );
+    assert!(!got.iter().any(|m| m.to.iter().any(|t| t == &stranger)));
+
+    b.close().await;
+    other.close().await;
 }
