@@ -351,13 +351,7 @@ impl Letter<'_> {
         let (text, html) = templates::render("game", &ctx)?;
         let picture = picture
             .filter(|_| html.contains(PICTURE_SLOT))
-            .and_then(|svg| {
-                notify::picture::png(
-                    &svg,
-                    notify::picture::MAIL_WIDTH,
-                    notify::picture::MAX_PNG_BYTES,
-                )
-            });
+            .and_then(|svg| notify::picture::mail_png(game.id, &svg));
         let html = match &picture {
             Some(_) => html.replacen(
                 PICTURE_SLOT,
