@@ -398,6 +398,15 @@ pub(super) fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
     }
 }
 
+/// The picture as the game page shows it: an image named by its `<title>` and described by
+/// the table in words under it (`#table-words`: the presenter's text, as in mail).
+fn described_by_table(svg: String) -> String {
+    match svg.strip_prefix("<svg ") {
+        Some(rest) => format!("<svg aria-describedby=\"table-words\" {rest}"),
+        None => svg,
+    }
+}
+
 async fn game_context(
     svc: &Services,
     game: &Game,
@@ -420,7 +429,10 @@ async fn game_context(
     let active = game.status() == GameStatus::Active;
     let waiting = |s: i32| active && game.to_act.contains(&s);
     let presented = state.as_ref().map(|s| s.present(viewer, &names));
-    let picture = state.as_ref().and_then(|s| s.picture(viewer, &names));
+    let picture = state
+        .as_ref()
+        .and_then(|s| s.picture(viewer, &names))
+        .map(described_by_table);
     let choices = match (state.as_ref(), seat.filter(|s| waiting(*s))) {
         (Some(state), Some(s)) => {
             let s = usize::try_from(s).unwrap_or(0);

@@ -735,3 +735,277 @@ async fn a_player_has_a_sign_in_link_mailed_and_it_signs_them_in_nobody_else() {
     b.close().await;
     other.close().await;
 }
+
+/// The focusable things of the page (links, buttons, form controls, summaries, anything with a
+/// tab stop) and its form controls whose label, found the way the page's markup says (a
+/// `<label for>` or a wrapping label, `aria-label`, `aria-labelledby`, a button's text), is
+/// empty: as HTML descriptions.
+const UNLABELLED: &str = r#"
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    var text = function (ids) {
+      return ids.split(/\s+/).map(function (id) {
+        var t = document.getElementById(id); return t ? t.textContent : '';
+      }).join(' ');
+    };
+    var out = [];
+    document.querySelectorAll('input, select, textarea, button').forEach(function (el) {
+      if (el.type === 'hidden') { return; }
+      var name = el.getAttribute('aria-label') || '';
+      if (!name && el.getAttribute('aria-labelledby')) { name = text(el.getAttribute('aria-labelledby')); }
+      if (!name && el.labels) { name = Array.from(el.labels).map(function (l) { return l.textContent; }).join(' '); }
+      if (!name && el.tagName === 'BUTTON') { name = el.textContent; }
+      if (!name.trim()) { out.push(el.outerHTML.slice(0, 160)); }
+    });
+    return out;
+"#;
+
+const FOCUSABLE: &str = "a[href], button, input:not([type='hidden']), select, textarea, summary, \
+                         [tabindex]:not([tabindex='-1'])";
+
+/// Checks the page `b` shows: every form control labelled in its markup, and everything
+/// focusable named in Chromium's accessibility tree. Returns how many it checked.
+async fn check_names(b: &crate::browser::Browser, page: &str) -> usize {
+    let unlabelled = b.script(UNLABELLED).await;
+    assert_eq!(
+        unlabelled,
+        json!([]),
+        "{page}: form controls without a label"
+    );
+    let focusable = b.find_all(FOCUSABLE).await;
+    for e in &focusable {
+        let name = b.accessible_name(e).await;
+        assert!(
+            !name.trim().is_empty(),
+            "{page}: no accessible name for {}",
+            b.outer_html(e).await
+        );
+    }
+    focusable.len()
+}
+
+/// A table to look at in a browser: Ann and Bob at a 2-seat bag-of-fate game (their addresses
+/// unconfirmed, so their settings offer the confirmation again), and a game of Cat's with an
+/// open seat on their home pages.
+struct Table {
+    app: TestApp,
+    game: Uuid,
+    /// The game's version, and the player who must act at it.
+    version: i64,
+    mover: Player,
+    driver: Driver,
+}
+
+async fn a_table_to_look_at() -> Table {
+    let app = crate::helpers::spawn_app().await;
+    let (players, game) = two_players_and_an_open_game(&app).await;
+    let (version, _, to_act) = version(&app, game, &players[0]).await;
+    let mover = players[*to_act.first().expect("a mover") as usize].clone();
+    Table {
+        app,
+        game,
+        version,
+        mover,
+        driver: Driver::start().await,
+    }
+}
+
+async fn two_players_and_an_open_game(app: &TestApp) -> (Vec<Player>, Uuid) {
+    let players = vec![
+        app.register("Ann").await,
+        app.register("Bob").await,
+        app.register("Cat").await,
+    ];
+    let game = app
+        .start_game("bag-of-fate", &players[..2], json!({}))
+        .await;
+    app.post(
+        "/v1/games",
+        &players[2],
+        &json!({"ruleset": "wiz-war", "seats": 2}),
+    )
+    .await
+    .expect(201);
+    (players, game)
+}
+
+#[tokio::test]
+async fn every_control_on_every_page_has_a_name_and_the_picture_its_words() {
+    let Table {
+        app,
+        game,
+        mover,
+        driver,
+        ..
+    } = a_table_to_look_at().await;
+    let mover = &mover;
+    let b = driver.browser().await;
+
+    // A visitor's pages.
+    for (path, ready) in [
+        ("/signin", "form[action='/signin/mail']"),
+        ("/register", "form[action='/register']"),
+        ("/no/such/page", "#error-title"),
+    ] {
+        b.goto(&format!("{}{path}", app.base)).await;
+        b.wait_for(ready).await;
+        check_names(&b, path).await;
+    }
+    b.goto(&format!("{}/signin", app.base)).await;
+    fill_and_submit(
+        &b,
+        "form[action='/signin/mail']",
+        &[("email", &mover.email)],
+    )
+    .await;
+    b.wait_for("#message-title").await;
+    check_names(&b, "the answer to a sign-in link").await;
+
+    // A player's pages.
+    b.goto(&link_for(&app, mover, "/", Utc::now())).await;
+    b.wait_for("form[action$='/join'] button").await;
+    let mut checked = check_names(&b, "/").await;
+    for (path, ready) in [
+        ("/games/new".to_owned(), "details.ruleset".to_owned()),
+        (
+            "/settings".into(),
+            "form[action='/settings/verification']".into(),
+        ),
+        (format!("/games/{game}"), "button.choice".into()),
+        (format!("/games/{game}/log"), "ol.log".into()),
+    ] {
+        b.goto(&format!("{}{path}", app.base)).await;
+        b.wait_for(&ready).await;
+        checked += check_names(&b, &path).await;
+    }
+    assert!(checked > 40, "only {checked} controls checked");
+
+    // The picture: an image named by its title, described by the table in words.
+    b.goto(&format!("{}/games/{game}", app.base)).await;
+    let svg = b.wait_for(".picture svg").await;
+    assert!(
+        matches!(b.accessible_role(&svg).await.as_str(), "image" | "img"),
+        "the picture's role is {}",
+        b.accessible_role(&svg).await
+    );
+    let title = b
+        .script("return document.querySelector('.picture svg title').textContent")
+        .await;
+    assert_eq!(json!(b.accessible_name(&svg).await), title);
+    let words = b
+        .script(
+            "var svg = document.querySelector('.picture svg'); \
+             var d = document.getElementById(svg.getAttribute('aria-describedby')); \
+             return d ? d.innerText : null",
+        )
+        .await;
+    let words = words.as_str().expect("the picture names its description");
+    let headline = b
+        .script("return document.querySelector('.headline').textContent")
+        .await;
+    assert!(
+        words.contains("The table") && words.lines().count() > 5,
+        "the description is the table in words: {words}"
+    );
+    assert!(headline.as_str().is_some_and(|h| !h.is_empty()));
+    b.close().await;
+}
+
+#[tokio::test]
+async fn the_game_page_is_played_with_the_keyboard_alone() {
+    let Table {
+        app,
+        game,
+        version: before,
+        mover,
+        driver,
+    } = a_table_to_look_at().await;
+    let b = driver.browser().await;
+    b.goto(&link_for(
+        &app,
+        &mover,
+        &format!("/games/{game}"),
+        Utc::now(),
+    ))
+    .await;
+    b.wait_for("button.choice").await;
+    let choices = b.find_all("button.choice").await.len();
+    let targeted = b.find_all("button.choice[data-target]").await.len();
+    assert!(targeted > 0, "the first decision is about the picture");
+
+    // Tab through the whole page: where focus lands, whether it is on screen, and for a
+    // choice, whether its square is outlined on the picture.
+    const FOCUSED: &str = r#"
+        var e = document.activeElement;
+        if (!e || e === document.body) { return null; }
+        var r = e.getBoundingClientRect();
+        var target = e.getAttribute('data-target');
+        return {
+          tag: e.tagName.toLowerCase(),
+          text: (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 80),
+          choice: e.matches('button.choice'),
+          on_screen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0
+                     && r.top < window.innerHeight && r.left < window.innerWidth,
+          outlined: target ? !!document.querySelector(
+              '.picture .picked[data-target="' + CSS.escape(target) + '"]') : null
+        };"#;
+    let mut walk: Vec<Value> = vec![];
+    for _ in 0..200 {
+        b.press(&[crate::browser::TAB]).await;
+        let now = b.script(FOCUSED).await;
+        if now.is_null() || walk.first() == Some(&now) {
+            break; // out of the page, or round to the start
+        }
+        walk.push(now);
+    }
+    let texts: Vec<&str> = walk.iter().filter_map(|f| f["text"].as_str()).collect();
+    assert_eq!(
+        texts.first().copied(),
+        Some("Skip to the content"),
+        "the first stop skips to the content: {texts:?}"
+    );
+    for wanted in ["Your games", "New game", "Settings", "Sign out"] {
+        assert!(
+            texts.contains(&wanted),
+            "Tab never reaches {wanted}: {texts:?}"
+        );
+    }
+    let reached: Vec<&Value> = walk.iter().filter(|f| f["choice"] == json!(true)).collect();
+    assert_eq!(
+        reached.len(),
+        choices,
+        "Tab reaches every choice: {texts:?}"
+    );
+    assert!(
+        walk.iter().all(|f| f["on_screen"] == json!(true)),
+        "focus went off screen: {walk:?}"
+    );
+    assert_eq!(
+        reached
+            .iter()
+            .filter(|f| f["outlined"] == json!(true))
+            .count(),
+        targeted,
+        "a choice in focus outlines its square: {walk:?}"
+    );
+
+    // From the top again: Tab to the first choice, and Enter plays it.
+    b.goto(&format!("{}/games/{game}", app.base)).await;
+    b.wait_for("button.choice").await;
+    for _ in 0..walk.len() {
+        b.press(&[crate::browser::TAB]).await;
+        if b.script(FOCUSED).await["choice"] == json!(true) {
+            break;
+        }
+    }
+    b.press(&[crate::browser::ENTER]).await;
+    let mut moved = false;
+    for _ in 0..200 {
+        if version(&app, game, &mover).await.0 > before {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(moved, "Enter on a choice played nothing");
+    b.close().await;
+}
