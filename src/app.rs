@@ -288,6 +288,7 @@ fn server(
     let server = HttpServer::new(move || {
         let (app, api) = http::routes(
             App::new()
+                .wrap(actix_web::middleware::from_fn(crate::web::sign_in_links))
                 .wrap(http::problem_errors())
                 // The path only: query strings carry sign-in and unsubscribe tokens.
                 .wrap(

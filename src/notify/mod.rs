@@ -160,10 +160,11 @@ pub fn message_id(local: &str, from: &str) -> String {
 }
 
 /// Whether a user with mail preference `preference` (`all` | `turns` | `none`) gets mail of
-/// `kind`. Account mail (address verification) ignores preferences.
+/// `kind`. Account mail (address verification, a sign-in link they asked for) ignores
+/// preferences.
 pub fn wants(preference: &str, kind: &str) -> bool {
     match (preference, kind) {
-        (_, "verify_email") => true,
+        (_, "verify_email" | "sign_in") => true,
         ("all", _) => true,
         // Answers to a player's own mail go out whatever the preference: they asked.
         (_, "answer") => true,

@@ -2,12 +2,14 @@
 //! with resvg, sent inline (`cid:`), because mail clients do not show SVG.
 //!
 //! Fonts are the machine's (DejaVu Sans on Debian, `fonts-dejavu-core`), read once. A picture
-//! that does not render, or whose PNG would take more than the mail's budget, is left out: the
-//! mail says the same in words and links the page.
+//! that does not render, whose renderer panics, or whose PNG would take more than the mail's
+//! budget, is left out: the mail says the same in words and links the page.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
+use uuid::Uuid;
 
 /// The width the picture is drawn at in mail (most clients show about 600 CSS pixels).
 pub const MAIL_WIDTH: f32 = 480.0;
@@ -25,6 +27,22 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
             Arc::new(db)
         })
         .clone()
+}
+
+/// The board of a mail about `game`: `svg` as a PNG [`MAIL_WIDTH`] wide within
+/// [`MAX_PNG_BYTES`], or `None`. It never panics: the renderer is a large library drawing
+/// whatever a ruleset's picture holds, and a panic in it must cost the mail its picture, not
+/// take down the worker that sends it.
+pub fn mail_png(game: Uuid, svg: &str) -> Option<Vec<u8>> {
+    unless_it_panics(game, || png(svg, MAIL_WIDTH, MAX_PNG_BYTES))
+}
+
+/// `render()`, or `None` if it panics (with a warning naming the game, nothing of the picture).
+fn unless_it_panics(game: Uuid, render: impl FnOnce() -> Option<Vec<u8>>) -> Option<Vec<u8>> {
+    catch_unwind(AssertUnwindSafe(render)).unwrap_or_else(|_| {
+        tracing::warn!(%game, "drawing the board picture panicked: the mail goes without it");
+        None
+    })
 }
 
 /// `svg` as a PNG `width` pixels wide (never wider than drawn), or `None` if it does not parse
@@ -111,6 +129,24 @@ mod tests {
         assert!(png("<svg", 640.0, MAX_PNG_BYTES).is_none());
         assert!(png("not svg at all", 640.0, MAX_PNG_BYTES).is_none());
         assert!(png(SVG, 640.0, 10).is_none(), "over the byte budget");
+        let game = Uuid::new_v4();
+        for malformed in [
+            "",
+            "<svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"-5\" height=\"1e40\"/>",
+            "<html><body>not a picture</body></html>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"10\" height=\"10\"></svg>",
+        ] {
+            assert!(mail_png(game, malformed).is_none(), "{malformed}");
+        }
+        assert!(mail_png(game, SVG).is_some());
+    }
+
+    #[test]
+    fn a_panic_while_drawing_is_no_picture() {
+        let game = Uuid::new_v4();
+        assert!(unless_it_panics(game, || panic!("the renderer fell over")).is_none());
+        assert_eq!(unless_it_panics(game, || Some(vec![1])), Some(vec![1]));
     }
 
     /// Every ruleset's opening picture fits the mail's budget. With

@@ -28,6 +28,8 @@ const TEMPLATES: &[(&str, &str)] = &[
         "verify_email.html",
         include_str!("templates/verify_email.html"),
     ),
+    ("sign_in.txt", include_str!("templates/sign_in.txt")),
+    ("sign_in.html", include_str!("templates/sign_in.html")),
 ];
 
 fn env() -> &'static Environment<'static> {
@@ -69,7 +71,7 @@ mod tests {
             "first_action": "{}", "version": 7, "base_url": "http://h", "game_url": "http://h/g", "log_url": "http://h/l",
             "unsubscribe_url": "http://h/u", "players": [{"seat": 0, "name": "Ann"}], "seed_sha256": "ff",
             "your_turn": true, "summary": "Ann won", "winners": ["Ann"], "seed": "00", "inviter": "Bob",
-            "token": "t", "join_url": "http://h/j", "expires_at": "soon", "verify_url": "http://h/v",
+            "token": "t", "join_url": "http://h/j", "expires_at": "soon", "verify_url": "http://h/v", "sign_in_url": "http://h/?signin=t",
             "subject": "s", "kind": "your_turn", "show": "status", "answer": null,
             "presented": {"headline": "<Ann & co> to play", "sections": [
                 {"title": "Board", "lines": ["a <b>"], "diagram": true},
@@ -79,7 +81,7 @@ mod tests {
             "reply": true, "waiting_for": [], "waiting": true, "finished": false,
             "commands": ["HELP", "STATUS"],
         });
-        for kind in ["game", "invitation", "verify_email"] {
+        for kind in ["game", "invitation", "verify_email", "sign_in"] {
             let (text, html) = super::render(kind, &ctx).unwrap();
             assert!(
                 text.contains("<Ann & co>") || kind == "invitation",

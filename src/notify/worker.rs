@@ -259,8 +259,10 @@ impl Worker {
     }
 }
 
-/// Why a game mail should no longer go out to `user` (the account is gone, unsubscribed, or
-/// the address changed or is unverified); `None` if it should.
+/// Why a mail should no longer go out to `user` (the account is gone, unsubscribed, or the
+/// address changed or is unverified); `None` if it should. A verification mail goes to an
+/// unverified address (that is what it is for); a sign-in link only to the verified address
+/// it was asked for, whatever the game-mail preference.
 fn unwanted(user: Option<&User>, kind: &str, to: &str) -> Option<String> {
     let Some(u) = user else {
         return Some("the account is gone".into());
@@ -278,4 +280,38 @@ fn unwanted(user: Option<&User>, kind: &str, to: &str) -> Option<String> {
         ));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(verified: bool, preference: &str) -> User {
+        User {
+            id: Uuid::nil(),
+            email: "ann@example.test".into(),
+            display_name: "Ann".into(),
+            password_hash: String::new(),
+            created_at: Utc::now(),
+            email_verified_at: verified.then(Utc::now),
+            mail_preference: preference.into(),
+        }
+    }
+
+    #[test]
+    fn a_sign_in_link_goes_only_to_the_verified_address_it_was_asked_for() {
+        let to = "ann@example.test";
+        for preference in ["all", "turns", "none"] {
+            assert_eq!(unwanted(Some(&user(true, preference)), "sign_in", to), None);
+        }
+        assert!(unwanted(Some(&user(false, "all")), "sign_in", to).is_some());
+        assert!(unwanted(Some(&user(true, "all")), "sign_in", "new@example.test").is_some());
+        assert!(unwanted(None, "sign_in", to).is_some());
+        // Game mail follows the preference; verification ignores the address's state.
+        assert!(unwanted(Some(&user(true, "none")), "your_turn", to).is_some());
+        assert_eq!(
+            unwanted(Some(&user(false, "none")), "verify_email", to),
+            None
+        );
+    }
 }

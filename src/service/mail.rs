@@ -28,6 +28,12 @@ pub struct MailConfig {
 
 /// Unsubscribe links stay good for a year: mail is read long after it is sent.
 const UNSUBSCRIBE_TTL_SECS: i64 = 365 * 24 * 3600;
+/// How long the sign-in link in a game mail stays good (a fresh mail brings a fresh link).
+pub const GAME_LINK_TTL_SECS: i64 = 72 * 3600;
+/// How long the link of a "mail me a sign-in link" mail stays good.
+pub const SIGN_IN_MAIL_TTL_SECS: i64 = 3600;
+/// At most one sign-in mail per account in this many seconds.
+pub const SIGN_IN_MAIL_EVERY_SECS: i64 = 60;
 
 /// The human name of a game's ruleset (its id if it is no longer hosted).
 fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
@@ -72,6 +78,24 @@ fn unsubscribe_url(svc: &Services, user: Uuid) -> Result<String> {
     Ok(format!(
         "{}/v1/unsubscribe?token={token}",
         svc.mail.base_url
+    ))
+}
+
+/// A link that signs `user` in to the web pages and opens `path` (a path of this site),
+/// good for `ttl_secs`; and when it expires.
+pub fn sign_in_url(
+    svc: &Services,
+    user: Uuid,
+    path: &str,
+    ttl_secs: i64,
+) -> Result<(String, chrono::DateTime<Utc>)> {
+    let (token, expires_at) = svc
+        .jwt
+        .sign(Purpose::SignIn, user, None, Utc::now(), ttl_secs)?;
+    let sep = if path.contains('?') { '&' } else { '?' };
+    Ok((
+        format!("{}{path}{sep}signin={token}", svc.mail.base_url),
+        expires_at,
     ))
 }
 
@@ -201,7 +225,12 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     drop(conn);
 
     let unsubscribe = unsubscribe_url(svc, user.id)?;
-    let game_url = crate::web::session::sign_in_url(svc, user.id, &format!("/games/{}", game.id))?;
+    let (game_url, _) = sign_in_url(
+        svc,
+        user.id,
+        &format!("/games/{}", game.id),
+        GAME_LINK_TTL_SECS,
+    )?;
     let letter = Letter {
         notice: compose.notice,
         answer: compose.answer.as_ref(),
@@ -342,13 +371,7 @@ impl Letter<'_> {
         let (text, html) = templates::render("game", &ctx)?;
         let picture = picture
             .filter(|_| html.contains(PICTURE_SLOT))
-            .and_then(|svg| {
-                notify::picture::png(
-                    &svg,
-                    notify::picture::MAIL_WIDTH,
-                    notify::picture::MAX_PNG_BYTES,
-                )
-            });
+            .and_then(|svg| notify::picture::mail_png(game.id, &svg));
         let html = match &picture {
             Some(_) => html.replacen(
                 PICTURE_SLOT,
@@ -492,6 +515,20 @@ pub fn receives(user: &User, kind: &str) -> bool {
     user.email_verified_at.is_some() && notify::wants(&user.mail_preference, kind)
 }
 
+/// A mail about the account (no thread, no unsubscribe link, no reply address).
+fn account_mail(to: &str, subject: String, (text, html): (String, String)) -> Mail {
+    Mail {
+        to: to.to_owned(),
+        subject,
+        text,
+        html,
+        thread: None,
+        unsubscribe: None,
+        reply_to: None,
+        picture: None,
+    }
+}
+
 /// The address-verification mail for `user`.
 pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
     let (token, expires_at) = svc.jwt.sign(
@@ -510,19 +547,32 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         "base_url": svc.mail.base_url,
         "subject": subject,
     });
-    let (text, html) = templates::render("verify_email", &ctx)?;
-    let mail = Mail {
-        to: user.email.clone(),
+    let mail = account_mail(
+        &user.email,
         subject,
-        text,
-        html,
-        thread: None,
-        unsubscribe: None,
-        reply_to: None,
-        picture: None,
-    };
+        templates::render("verify_email", &ctx)?,
+    );
     outbox_row(svc, None, Some(user.id), "verify_email", mail)
 }
+
+/// The mail of "mail me a sign-in link": a link that signs `user` in and opens `next` (a path
+/// of this site; the home page is `/`), good for [`SIGN_IN_MAIL_TTL_SECS`].
+pub fn sign_in_mail(svc: &Services, user: &User, next: &str) -> Result<NewOutbox> {
+    let (url, expires_at) = sign_in_url(svc, user.id, next, SIGN_IN_MAIL_TTL_SECS)?;
+    let subject = "Your sign-in link".to_owned();
+    let ctx = json!({
+        "recipient": user.display_name,
+        "sign_in_url": url,
+        "expires_at": expires_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        "base_url": svc.mail.base_url,
+        "subject": subject,
+    });
+    let mail = account_mail(&user.email, subject, templates::render("sign_in", &ctx)?);
+    outbox_row(svc, None, Some(user.id), SIGN_IN_KIND, mail)
+}
+
+/// The outbox kind of the sign-in mail.
+pub const SIGN_IN_KIND: &str = "sign_in";
 
 /// The invitation mail to `email` for a seat in `game`.
 pub fn invitation_mail(

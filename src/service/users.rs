@@ -177,6 +177,42 @@ pub async fn resend_verification(svc: &Services, id: Uuid) -> Result<()> {
     Ok(())
 }
 
+/// "Mail me a sign-in link": queues a sign-in mail to `email`, whose link opens `next` (a path
+/// of this site), if it is the verified address of an account that was not sent one in the
+/// last minute. The caller learns nothing of
+/// which (the page says the same either way), so nobody can find out who has an account.
+pub async fn mail_sign_in_link(svc: &Services, email: &str, next: &str) -> Result<()> {
+    let email = email.trim();
+    if !valid_email(email) {
+        return Ok(());
+    }
+    let mut conn = svc.conn().await?;
+    let Some(user) = store::users::by_email(&mut conn, email).await? else {
+        return Ok(());
+    };
+    if user.email_verified_at.is_none() {
+        return Ok(());
+    }
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        // Two requests at once for one account: the second waits here, then sees the first's row.
+        let Some(user) = store::users::lock(conn, user.id).await? else {
+            return Ok(());
+        };
+        let recent = store::outbox::queued_within(
+            conn,
+            user.id,
+            mail::SIGN_IN_KIND,
+            mail::SIGN_IN_MAIL_EVERY_SECS,
+        )
+        .await?;
+        if !recent && user.email_verified_at.is_some() {
+            store::outbox::enqueue(conn, &[mail::sign_in_mail(svc, &user, next)?]).await?;
+        }
+        Ok(())
+    })
+    .await
+}
+
 /// `GET /v1/email/verify?token=`: confirms the address the link was sent to.
 pub async fn verify_email(svc: &Services, token: &str) -> Result<UserView> {
     let claims = svc

@@ -183,6 +183,25 @@ pub async fn mark_skipped(
     Ok(n == 1)
 }
 
+/// Whether `user` was queued mail of `kind` in the last `secs` seconds that is pending or
+/// sent (a skipped or failed one does not count).
+pub async fn queued_within(
+    conn: &mut Conn,
+    user: Uuid,
+    kind: &str,
+    secs: i64,
+) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        outbox::table
+            .filter(outbox::user_id.eq(user))
+            .filter(outbox::kind.eq(kind))
+            .filter(outbox::status.eq_any(["pending", "sent"]))
+            .filter(outbox::created_at.gt(Utc::now() - chrono::Duration::seconds(secs))),
+    ))
+    .get_result(conn)
+    .await
+}
+
 /// Pending and failed counts, for `/readyz`.
 pub async fn counts(conn: &mut Conn) -> QueryResult<(i64, i64)> {
     let pending = outbox::table

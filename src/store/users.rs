@@ -39,6 +39,18 @@ pub async fn by_id(conn: &mut Conn, id: Uuid) -> QueryResult<Option<User>> {
         .optional()
 }
 
+/// The user, locked until the end of the transaction (`FOR UPDATE`): requests about one
+/// account that must not overlap wait for each other here.
+pub async fn lock(conn: &mut Conn, id: Uuid) -> QueryResult<Option<User>> {
+    users::table
+        .find(id)
+        .select(User::as_select())
+        .for_update()
+        .first(conn)
+        .await
+        .optional()
+}
+
 pub async fn by_ids(conn: &mut Conn, ids: &[Uuid]) -> QueryResult<Vec<User>> {
     users::table
         .filter(users::id.eq_any(ids))

@@ -17,13 +17,16 @@ pub mod tables;
 
 use std::sync::OnceLock;
 
-use actix_web::http::StatusCode;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, ContentType};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
 use actix_web::{HttpResponse, ResponseError, web};
 use minijinja::Environment;
 use serde::Serialize;
 
-use crate::service::ServiceError;
+use crate::service::{ServiceError, Services};
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("templates/base.html")),
@@ -209,11 +212,31 @@ impl From<anyhow::Error> for PageError {
     }
 }
 
+/// Middleware: a page's address with `?signin=<token>` (the links in mail) opens a session
+/// for the link's user and leads to the same address without the token; an expired or
+/// altered link gets an error page and no session. Other requests pass through.
+pub async fn sign_in_links(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if req.method() == Method::GET
+        && is_page_path(req.path())
+        && let Some(token) = session::sign_in_token(req.query_string())
+        && let Some(svc) = req.app_data::<web::Data<Services>>().cloned()
+    {
+        let to = session::without_sign_in(req.path(), req.query_string());
+        let res = pages::sign_in_by_link(&svc, &token, &to).unwrap_or_else(|e| e.error_response());
+        return Ok(req.into_response(res));
+    }
+    Ok(next.call(req).await?.map_into_boxed_body())
+}
+
 /// The page routes (everything outside `/v1`, `/docs`, `/healthz`, `/readyz`).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(pages::home))
         .route("/signin", web::get().to(pages::sign_in_page))
         .route("/signin", web::post().to(pages::sign_in))
+        .route("/signin/mail", web::post().to(pages::mail_sign_in_link))
         .route("/signout", web::post().to(pages::sign_out))
         .route("/register", web::get().to(pages::register_page))
         .route("/register", web::post().to(pages::register))

@@ -211,6 +211,51 @@ pub async fn sign_in(
     }
 }
 
+#[derive(Deserialize)]
+pub struct MailLinkForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    email: String,
+    next: Option<String>,
+}
+
+/// `POST /signin/mail`: "mail me a sign-in link". The answer is the same page whether or not
+/// the address has an account (and whether or not a link went out: at most one a minute).
+pub async fn mail_sign_in_link(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<MailLinkForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    // The mailed link carries its own token and no other.
+    let next = session::local_path(form.next.as_deref());
+    let next = match next.split_once('?') {
+        Some((path, query)) => session::without_sign_in(path, query),
+        None => next,
+    };
+    users::mail_sign_in_link(&svc, &form.email, &next).await?;
+    let csrf = session::csrf(&req, &svc);
+    let body = render(
+        "message.html",
+        &json!({
+            "csrf": csrf.token,
+            "title": "Check your mail",
+            "message": format!(
+                "If {} is the confirmed address of an account, a sign-in link is on its way. \
+                 It works for an hour. Nothing came? Look in your spam folder, or ask again \
+                 in a minute.",
+                form.email.trim()
+            ),
+            "link": format!("/signin?next={}", encode(&next)),
+            "link_text": "Back to signing in",
+        }),
+    )?;
+    Ok(page(StatusCode::OK, body, &csrf))
+}
+
 fn signed_in(svc: &Services, user: Uuid, next: &str) -> Page {
     let mut r = see_other(next);
     r.add_cookie(&session::session_cookie(svc, user)?)
@@ -289,8 +334,6 @@ pub async fn register(
 
 #[derive(Deserialize)]
 pub struct GameQuery {
-    /// A sign-in link's token.
-    signin: Option<String>,
     /// The game moved on before a choice arrived.
     moved: Option<String>,
 }
@@ -312,7 +355,7 @@ fn game_id(raw: &str) -> Result<Uuid, PageError> {
 }
 
 /// `GET /games/{id}`: the picture, the table, my hand and choices, the players, the log.
-/// With `?signin=<token>` (the link in every mail) it first signs the link's user in.
+/// (The link in every game mail, `?signin=<token>`, signs its user in first: [`sign_in_by_link`].)
 pub async fn game(
     req: HttpRequest,
     svc: web::Data<Services>,
@@ -321,9 +364,6 @@ pub async fn game(
 ) -> Page {
     let id = game_id(&path)?;
     let here = format!("/games/{id}");
-    if let Some(token) = &q.signin {
-        return sign_in_by_link(&svc, token, &here);
-    }
     let Some(user) = me(&req, &svc).await? else {
         return Ok(to_sign_in(&here));
     };
@@ -333,8 +373,9 @@ pub async fn game(
     Ok(page(StatusCode::OK, render("game.html", &ctx)?, &csrf))
 }
 
-/// A sign-in link: a session for its user, then the page without the token in its address.
-fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
+/// A sign-in link (any page's address with `?signin=<token>`, see `web::sign_in_links`): a
+/// session for its user, then `next`, the page without the token in its address.
+pub(super) fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
     match svc.jwt.check(Purpose::SignIn, token) {
         Ok(claims) => signed_in(svc, claims.sub, next),
         Err(_) => {
@@ -343,8 +384,10 @@ fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
                 PageError::new(
                     StatusCode::UNAUTHORIZED,
                     "This link has expired",
-                    "Sign-in links in mail stay good for three days. Sign in with your \
-                     password below, or open the link in your latest mail from us.",
+                    "Sign-in links in mail stay good for a while only (the one in a game \
+                     mail for three days, one you asked for an hour). Sign in with your \
+                     password, have a new link mailed to you, or open the link in your latest \
+                     mail from us.",
                 )
             } else {
                 PageError::new(
@@ -358,6 +401,15 @@ fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
             e.next = Some(next.to_owned());
             Err(e)
         }
+    }
+}
+
+/// The picture as the game page shows it: an image named by its `<title>` and described by
+/// the table in words under it (`#table-words`: the presenter's text, as in mail).
+fn described_by_table(svg: String) -> String {
+    match svg.strip_prefix("<svg ") {
+        Some(rest) => format!("<svg aria-describedby=\"table-words\" {rest}"),
+        None => svg,
     }
 }
 
@@ -383,7 +435,10 @@ async fn game_context(
     let active = game.status() == GameStatus::Active;
     let waiting = |s: i32| active && game.to_act.contains(&s);
     let presented = state.as_ref().map(|s| s.present(viewer, &names));
-    let picture = state.as_ref().and_then(|s| s.picture(viewer, &names));
+    let picture = state
+        .as_ref()
+        .and_then(|s| s.picture(viewer, &names))
+        .map(described_by_table);
     let choices = match (state.as_ref(), seat.filter(|s| waiting(*s))) {
         (Some(state), Some(s)) => {
             let s = usize::try_from(s).unwrap_or(0);

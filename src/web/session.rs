@@ -3,7 +3,9 @@
 //! - The session is a cookie (`turnpost_session`) holding a signed token of purpose
 //!   `WebSession`: HttpOnly, SameSite=Lax, `Secure` when the public address is https. It is
 //!   opened by a password, a registration, or a sign-in link from a mail (a token of purpose
-//!   `SignIn`, bound to the recipient, short-lived).
+//!   `SignIn`, bound to the recipient, short-lived; made by `service::mail::sign_in_url`).
+//!   Any page's address with `?signin=<token>` opens the session and leads to the same
+//!   address without the token ([`without_sign_in`]).
 //! - CSRF: every page that shows a form makes sure the browser holds a random `turnpost_csrf`
 //!   cookie (HttpOnly, SameSite=Strict) and puts a MAC of it, under the server's secret, in a
 //!   hidden field; a POST is accepted only when the field is the MAC of the cookie it came with
@@ -22,8 +24,6 @@ pub const SESSION_COOKIE: &str = "turnpost_session";
 pub const CSRF_COOKIE: &str = "turnpost_csrf";
 /// How long a web session lasts without signing in again.
 pub const SESSION_TTL_SECS: i64 = 14 * 24 * 3600;
-/// How long a sign-in link in a mail stays good (a fresh mail brings a fresh link).
-pub const SIGN_IN_LINK_TTL_SECS: i64 = 72 * 3600;
 
 /// The signed-in user of this request, if any.
 pub fn user_of(req: &HttpRequest, svc: &Services) -> Option<Uuid> {
@@ -68,19 +68,6 @@ pub fn signed_out_cookie(svc: &Services) -> Cookie<'static> {
     c
 }
 
-/// A sign-in link for `user` that opens `path` (a path of this site).
-pub fn sign_in_url(svc: &Services, user: Uuid, path: &str) -> anyhow::Result<String> {
-    let (token, _) = svc.jwt.sign(
-        Purpose::SignIn,
-        user,
-        None,
-        Utc::now(),
-        SIGN_IN_LINK_TTL_SECS,
-    )?;
-    let sep = if path.contains('?') { '&' } else { '?' };
-    Ok(format!("{}{path}{sep}signin={token}", svc.mail.base_url))
-}
-
 /// The CSRF seed of this request and the cookie to set when it had none.
 pub struct Csrf {
     pub token: String,
@@ -123,6 +110,31 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The `signin` token of a query string, if it has one.
+pub fn sign_in_token(query: &str) -> Option<String> {
+    let pairs = actix_web::web::Query::<Vec<(String, String)>>::from_query(query).ok()?;
+    pairs
+        .0
+        .into_iter()
+        .find(|(k, _)| k == "signin")
+        .map(|(_, v)| v)
+}
+
+/// `path?query` without its `signin` parameter (the others kept as they were), as a path of
+/// this site: where a sign-in link leads once the session is open.
+pub fn without_sign_in(path: &str, query: &str) -> String {
+    let rest: Vec<&str> = query
+        .split('&')
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("signin"))
+        .collect();
+    let to = if rest.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{}", rest.join("&"))
+    };
+    local_path(Some(&to))
+}
+
 /// `next` if it is a path of this site (never another host: no `//`, no scheme), else `/`.
 pub fn local_path(next: Option<&str>) -> String {
     match next {
@@ -150,6 +162,23 @@ mod tests {
         assert_eq!(local_path(Some("/\\evil.example")), "/");
         assert_eq!(local_path(Some("/a\nb")), "/");
         assert_eq!(local_path(None), "/");
+    }
+
+    #[test]
+    fn a_sign_in_link_leads_to_its_address_without_the_token() {
+        assert_eq!(sign_in_token("signin=a.b.c"), Some("a.b.c".into()));
+        assert_eq!(
+            sign_in_token("moved=1&signin=a.b-c_"),
+            Some("a.b-c_".into())
+        );
+        assert_eq!(sign_in_token("moved=1"), None);
+        assert_eq!(without_sign_in("/", "signin=t"), "/");
+        assert_eq!(
+            without_sign_in("/games/x", "moved=1&signin=t&a=%20"),
+            "/games/x?moved=1&a=%20"
+        );
+        // Never to another site, whatever the path looks like.
+        assert_eq!(without_sign_in("//evil.example/", "signin=t"), "/");
     }
 
     #[test]

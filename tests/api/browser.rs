@@ -1,6 +1,7 @@
 //! A real browser for the web pages' tests: Debian's Chromium driven over W3C WebDriver by
 //! Debian's chromedriver (both installed by `.ci/run` when missing). A small client of the
-//! protocol's JSON over HTTP: sessions, navigation, CSS lookups, clicks, scripts, screenshots.
+//! protocol's JSON over HTTP: sessions, navigation, CSS lookups, clicks, keys, scripts,
+//! accessible names and roles, screenshots.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -9,6 +10,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+/// WebDriver's code points for the Tab and Enter keys.
+pub const TAB: &str = "\u{E004}";
+pub const ENTER: &str = "\u{E007}";
 
 /// A chromedriver process on a loopback port; killed when dropped.
 pub struct Driver {
@@ -228,6 +232,55 @@ impl Browser {
             )
             .await;
         Self::ok(v, "script")
+    }
+
+    /// Presses and releases each key in turn, as the keyboard would (WebDriver's actions;
+    /// special keys are the protocol's code points, see [`TAB`] and [`ENTER`]).
+    pub async fn press(&self, keys: &[&str]) {
+        let actions: Vec<Value> = keys
+            .iter()
+            .flat_map(|k| {
+                [
+                    json!({"type": "keyDown", "value": k}),
+                    json!({"type": "keyUp", "value": k}),
+                ]
+            })
+            .collect();
+        let v = self
+            .call(
+                reqwest::Method::POST,
+                "/actions",
+                Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+            )
+            .await;
+        Self::ok(v, "keys");
+    }
+
+    /// The element's accessible name, as the browser's accessibility tree computes it.
+    pub async fn accessible_name(&self, element: &str) -> String {
+        self.element_get(element, "computedlabel").await
+    }
+
+    /// The element's role in the browser's accessibility tree.
+    pub async fn accessible_role(&self, element: &str) -> String {
+        self.element_get(element, "computedrole").await
+    }
+
+    /// The start of the element's HTML (for failure messages).
+    pub async fn outer_html(&self, element: &str) -> String {
+        let html = self.element_get(element, "property/outerHTML").await;
+        html.chars().take(160).collect()
+    }
+
+    async fn element_get(&self, element: &str, what: &str) -> String {
+        let v = self
+            .call(
+                reqwest::Method::GET,
+                &format!("/element/{element}/{what}"),
+                None,
+            )
+            .await;
+        Self::ok(v, what).as_str().unwrap_or_default().to_owned()
     }
 
     pub async fn text_of_page(&self) -> String {

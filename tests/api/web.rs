@@ -16,18 +16,23 @@ use mail_parser::MimeHeaders;
 
 use crate::browser::Driver;
 use crate::helpers::{Picker, Player, TestApp};
-use crate::mailbox::{mail_to, spawn_mail_app, text_of, verified_players};
+use crate::mailbox::{
+    mail_to, settle, spawn_mail_app, text_of, verified_players, wait_for_mail_where,
+};
 use crate::smtp::SmtpServer;
 
-/// The game link of the latest mail `who` received, pointed at the test server (mail says the
-/// public address, `http://turnpost.test`).
-fn game_link(app: &TestApp, mail_text: &str) -> String {
+/// The mail's sign-in link, pointed at the test server (mail says the public address,
+/// `http://turnpost.test`).
+fn sign_in_link(app: &TestApp, mail_text: &str) -> String {
     let line = mail_text
         .lines()
-        .find(|l| l.contains("/games/") && l.contains("signin="))
+        .find(|l| l.contains("signin="))
         .unwrap_or_else(|| panic!("no sign-in link in the mail:\n{mail_text}"));
-    let at = line.find("/games/").expect("a game path");
-    format!("{}{}", app.base, line[at..].trim())
+    let path = line
+        .trim()
+        .strip_prefix("http://turnpost.test")
+        .unwrap_or_else(|| panic!("a link to the public address: {line}"));
+    format!("{}{path}", app.base)
 }
 
 async fn version(app: &TestApp, game: Uuid, who: &Player) -> (i64, String, Vec<i64>) {
@@ -70,7 +75,8 @@ async fn two_players_play_a_game_in_their_browsers_and_a_watcher_sees_it_live() 
             .rev()
             .find(|m| m.to.iter().any(|t| t == &p.email) && text_of(m).contains("signin="))
             .expect("a game mail");
-        let link = game_link(&app, &text_of(mail));
+        let link = sign_in_link(&app, &text_of(mail));
+        assert!(link.contains("/games/"), "{link}");
         let b = driver.browser().await;
         b.goto(&link).await;
         b.wait_for("#game").await;
@@ -224,17 +230,21 @@ fn is_page(res: &reqwest::Response) -> bool {
         .is_some_and(|v| v.starts_with("text/html"))
 }
 
-/// Signs `who` in through a link the server would mail; returns the session cookie.
-fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Utc>) -> String {
-    let jwt = Jwt::new(
+/// The server's signer (its secret).
+fn server_jwt(app: &TestApp) -> Jwt {
+    Jwt::new(
         app.settings
             .jwt_secret
             .as_deref()
             .expect("secret")
             .as_bytes(),
         3600,
-    );
-    let (token, _) = jwt
+    )
+}
+
+/// A sign-in link to `path` for `who`, as the server would mail it.
+fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Utc>) -> String {
+    let (token, _) = server_jwt(app)
         .sign(Purpose::SignIn, who.id, None, issued, 3600)
         .expect("sign");
     format!("{}{path}?signin={token}", app.base)
@@ -634,4 +644,368 @@ async fn a_turn_mail_shows_the_board_as_an_inline_png_and_stays_small() {
     );
     // The text part says the same in words and has no picture.
     assert!(text_of(mail).contains("== Your choices =="));
+}
+
+/// The `signin` token of a link.
+fn token_of(link: &str) -> &str {
+    link.split("signin=").nth(1).expect("a token")
+}
+
+#[tokio::test]
+async fn a_player_has_a_sign_in_link_mailed_and_it_signs_them_in_nobody_else() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann"]).await;
+    let ann = &players[0];
+    let unverified = app.register("Uma").await;
+    settle(&app).await;
+    let seen = mail_to(&smtp, ann).len();
+    let driver = Driver::start().await;
+
+    // Ann asks on the sign-in page.
+    let b = driver.browser().await;
+    b.goto(&format!("{}/signin", app.base)).await;
+    fill_and_submit(&b, "form[action='/signin/mail']", &[("email", &ann.email)]).await;
+    b.wait_for("#message-title").await;
+    let answer = b.text_of_page().await;
+    assert!(answer.contains("a sign-in link is on its way"), "{answer}");
+    let mail = wait_for_mail_where(&smtp, ann, seen, |m| m.subject() == "Your sign-in link").await;
+    assert!(mail.has_text_and_html());
+    let link = sign_in_link(&app, &text_of(&mail));
+    assert_eq!(link, format!("{}/?signin={}", app.base, token_of(&link)));
+    // Bound to Ann, good for an hour.
+    let claims = server_jwt(&app)
+        .check(Purpose::SignIn, token_of(&link))
+        .expect("a sign-in token");
+    assert_eq!(claims.sub, ann.id);
+    assert_eq!(claims.exp - claims.iat, 3600);
+
+    // An altered link: an error page, and no session.
+    let other = driver.browser().await;
+    other.goto(&link[..link.len() - 3]).await;
+    other.wait_for("#error-title").await;
+    assert!(
+        other
+            .text_of_page()
+            .await
+            .contains("This link is not valid")
+    );
+    other.goto(&format!("{}/", app.base)).await;
+    other.wait_for("form[action='/signin/mail']").await;
+    assert!(!other.text_of_page().await.contains("Signed in as"));
+
+    // The link signs Ann in, on the home page, without the token in the address.
+    b.goto(&link).await;
+    b.wait_for("a[href='/games/new']").await;
+    assert_eq!(b.url().await, format!("{}/", app.base));
+    assert!(b.text_of_page().await.contains("Signed in as Ann"));
+
+    // Asking again at once, for an address with no account, for an unconfirmed one: the same
+    // page each time, and no mail (one a minute; none to strangers).
+    let stranger = format!("nobody-{}@example.test", Uuid::new_v4().simple());
+    for address in [
+        ann.email.as_str(),
+        stranger.as_str(),
+        unverified.email.as_str(),
+    ] {
+        other.goto(&format!("{}/signin", app.base)).await;
+        fill_and_submit(&other, "form[action='/signin/mail']", &[("email", address)]).await;
+        other.wait_for("#message-title").await;
+        assert_eq!(
+            other.text_of_page().await.replace(address, "ADDRESS"),
+            answer.replace(&ann.email, "ADDRESS"),
+            "the answer tells whether {address} has an account"
+        );
+    }
+    settle(&app).await;
+    assert_eq!(
+        app.count("outbox WHERE kind = 'sign_in'").await,
+        1,
+        "one sign-in mail in all"
+    );
+    let got = smtp.received();
+    assert_eq!(
+        got.iter()
+            .filter(|m| m.subject() == "Your sign-in link")
+            .count(),
+        1
+    );
+    assert!(!got.iter().any(|m| m.to.iter().any(|t| t == &stranger)));
+
+    b.close().await;
+    other.close().await;
+}
+
+/// The focusable things of the page (links, buttons, form controls, summaries, anything with a
+/// tab stop) and its form controls whose label, found the way the page's markup says (a
+/// `<label for>` or a wrapping label, `aria-label`, `aria-labelledby`, a button's text), is
+/// empty: as HTML descriptions.
+const UNLABELLED: &str = r#"
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    var text = function (ids) {
+      return ids.split(/\s+/).map(function (id) {
+        var t = document.getElementById(id); return t ? t.textContent : '';
+      }).join(' ');
+    };
+    var out = [];
+    document.querySelectorAll('input, select, textarea, button').forEach(function (el) {
+      if (el.type === 'hidden') { return; }
+      var name = el.getAttribute('aria-label') || '';
+      if (!name && el.getAttribute('aria-labelledby')) { name = text(el.getAttribute('aria-labelledby')); }
+      if (!name && el.labels) { name = Array.from(el.labels).map(function (l) { return l.textContent; }).join(' '); }
+      if (!name && el.tagName === 'BUTTON') { name = el.textContent; }
+      if (!name.trim()) { out.push(el.outerHTML.slice(0, 160)); }
+    });
+    return out;
+"#;
+
+const FOCUSABLE: &str = "a[href], button, input:not([type='hidden']), select, textarea, summary, \
+                         [tabindex]:not([tabindex='-1'])";
+
+/// Checks the page `b` shows: every form control labelled in its markup, and everything
+/// focusable named in Chromium's accessibility tree. Returns how many it checked.
+async fn check_names(b: &crate::browser::Browser, page: &str) -> usize {
+    let unlabelled = b.script(UNLABELLED).await;
+    assert_eq!(
+        unlabelled,
+        json!([]),
+        "{page}: form controls without a label"
+    );
+    let focusable = b.find_all(FOCUSABLE).await;
+    for e in &focusable {
+        let name = b.accessible_name(e).await;
+        assert!(
+            !name.trim().is_empty(),
+            "{page}: no accessible name for {}",
+            b.outer_html(e).await
+        );
+    }
+    focusable.len()
+}
+
+/// A table to look at in a browser: Ann and Bob at a 2-seat bag-of-fate game (their addresses
+/// unconfirmed, so their settings offer the confirmation again), and a game of Cat's with an
+/// open seat on their home pages.
+struct Table {
+    app: TestApp,
+    game: Uuid,
+    /// The game's version, and the player who must act at it.
+    version: i64,
+    mover: Player,
+    driver: Driver,
+}
+
+async fn a_table_to_look_at() -> Table {
+    let app = crate::helpers::spawn_app().await;
+    let (players, game) = two_players_and_an_open_game(&app).await;
+    let (version, _, to_act) = version(&app, game, &players[0]).await;
+    let mover = players[*to_act.first().expect("a mover") as usize].clone();
+    Table {
+        app,
+        game,
+        version,
+        mover,
+        driver: Driver::start().await,
+    }
+}
+
+async fn two_players_and_an_open_game(app: &TestApp) -> (Vec<Player>, Uuid) {
+    let players = vec![
+        app.register("Ann").await,
+        app.register("Bob").await,
+        app.register("Cat").await,
+    ];
+    let game = app
+        .start_game("bag-of-fate", &players[..2], json!({}))
+        .await;
+    app.post(
+        "/v1/games",
+        &players[2],
+        &json!({"ruleset": "wiz-war", "seats": 2}),
+    )
+    .await
+    .expect(201);
+    (players, game)
+}
+
+#[tokio::test]
+async fn every_control_on_every_page_has_a_name_and_the_picture_its_words() {
+    let Table {
+        app,
+        game,
+        mover,
+        driver,
+        ..
+    } = a_table_to_look_at().await;
+    let mover = &mover;
+    let b = driver.browser().await;
+
+    // A visitor's pages.
+    for (path, ready) in [
+        ("/signin", "form[action='/signin/mail']"),
+        ("/register", "form[action='/register']"),
+        ("/no/such/page", "#error-title"),
+    ] {
+        b.goto(&format!("{}{path}", app.base)).await;
+        b.wait_for(ready).await;
+        check_names(&b, path).await;
+    }
+    b.goto(&format!("{}/signin", app.base)).await;
+    fill_and_submit(
+        &b,
+        "form[action='/signin/mail']",
+        &[("email", &mover.email)],
+    )
+    .await;
+    b.wait_for("#message-title").await;
+    check_names(&b, "the answer to a sign-in link").await;
+
+    // A player's pages.
+    b.goto(&link_for(&app, mover, "/", Utc::now())).await;
+    b.wait_for("form[action$='/join'] button").await;
+    let mut checked = check_names(&b, "/").await;
+    for (path, ready) in [
+        ("/games/new".to_owned(), "details.ruleset".to_owned()),
+        (
+            "/settings".into(),
+            "form[action='/settings/verification']".into(),
+        ),
+        (format!("/games/{game}"), "button.choice".into()),
+        (format!("/games/{game}/log"), "ol.log".into()),
+    ] {
+        b.goto(&format!("{}{path}", app.base)).await;
+        b.wait_for(&ready).await;
+        checked += check_names(&b, &path).await;
+    }
+    assert!(checked > 40, "only {checked} controls checked");
+
+    // The picture: an image named by its title, described by the table in words.
+    b.goto(&format!("{}/games/{game}", app.base)).await;
+    let svg = b.wait_for(".picture svg").await;
+    assert!(
+        matches!(b.accessible_role(&svg).await.as_str(), "image" | "img"),
+        "the picture's role is {}",
+        b.accessible_role(&svg).await
+    );
+    let title = b
+        .script("return document.querySelector('.picture svg title').textContent")
+        .await;
+    assert_eq!(json!(b.accessible_name(&svg).await), title);
+    let words = b
+        .script(
+            "var svg = document.querySelector('.picture svg'); \
+             var d = document.getElementById(svg.getAttribute('aria-describedby')); \
+             return d ? d.innerText : null",
+        )
+        .await;
+    let words = words.as_str().expect("the picture names its description");
+    let headline = b
+        .script("return document.querySelector('.headline').textContent")
+        .await;
+    assert!(
+        words.contains("The table") && words.lines().count() > 5,
+        "the description is the table in words: {words}"
+    );
+    assert!(headline.as_str().is_some_and(|h| !h.is_empty()));
+    b.close().await;
+}
+
+#[tokio::test]
+async fn the_game_page_is_played_with_the_keyboard_alone() {
+    let Table {
+        app,
+        game,
+        version: before,
+        mover,
+        driver,
+    } = a_table_to_look_at().await;
+    let b = driver.browser().await;
+    b.goto(&link_for(
+        &app,
+        &mover,
+        &format!("/games/{game}"),
+        Utc::now(),
+    ))
+    .await;
+    b.wait_for("button.choice").await;
+    let choices = b.find_all("button.choice").await.len();
+    let targeted = b.find_all("button.choice[data-target]").await.len();
+    assert!(targeted > 0, "the first decision is about the picture");
+
+    // Tab through the whole page: where focus lands, whether it is on screen, and for a
+    // choice, whether its square is outlined on the picture.
+    const FOCUSED: &str = r#"
+        var e = document.activeElement;
+        if (!e || e === document.body) { return null; }
+        var r = e.getBoundingClientRect();
+        var target = e.getAttribute('data-target');
+        return {
+          tag: e.tagName.toLowerCase(),
+          text: (e.getAttribute('aria-label') || e.textContent || '').trim().slice(0, 80),
+          choice: e.matches('button.choice'),
+          on_screen: r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0
+                     && r.top < window.innerHeight && r.left < window.innerWidth,
+          outlined: target ? !!document.querySelector(
+              '.picture .picked[data-target="' + CSS.escape(target) + '"]') : null
+        };"#;
+    let mut walk: Vec<Value> = vec![];
+    for _ in 0..200 {
+        b.press(&[crate::browser::TAB]).await;
+        let now = b.script(FOCUSED).await;
+        if now.is_null() || walk.first() == Some(&now) {
+            break; // out of the page, or round to the start
+        }
+        walk.push(now);
+    }
+    let texts: Vec<&str> = walk.iter().filter_map(|f| f["text"].as_str()).collect();
+    assert_eq!(
+        texts.first().copied(),
+        Some("Skip to the content"),
+        "the first stop skips to the content: {texts:?}"
+    );
+    for wanted in ["Your games", "New game", "Settings", "Sign out"] {
+        assert!(
+            texts.contains(&wanted),
+            "Tab never reaches {wanted}: {texts:?}"
+        );
+    }
+    let reached: Vec<&Value> = walk.iter().filter(|f| f["choice"] == json!(true)).collect();
+    assert_eq!(
+        reached.len(),
+        choices,
+        "Tab reaches every choice: {texts:?}"
+    );
+    assert!(
+        walk.iter().all(|f| f["on_screen"] == json!(true)),
+        "focus went off screen: {walk:?}"
+    );
+    assert_eq!(
+        reached
+            .iter()
+            .filter(|f| f["outlined"] == json!(true))
+            .count(),
+        targeted,
+        "a choice in focus outlines its square: {walk:?}"
+    );
+
+    // From the top again: Tab to the first choice, and Enter plays it.
+    b.goto(&format!("{}/games/{game}", app.base)).await;
+    b.wait_for("button.choice").await;
+    for _ in 0..walk.len() {
+        b.press(&[crate::browser::TAB]).await;
+        if b.script(FOCUSED).await["choice"] == json!(true) {
+            break;
+        }
+    }
+    b.press(&[crate::browser::ENTER]).await;
+    let mut moved = false;
+    for _ in 0..200 {
+        if version(&app, game, &mover).await.0 > before {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(moved, "Enter on a choice played nothing");
+    b.close().await;
 }

@@ -1,18 +1,35 @@
-// Turnpost's one script: the game page follows its game live (server-sent events) and lets a
-// click on the picture pick out the choices about that square. Everything works without it.
+// Turnpost's one script: the game page follows its game live (server-sent events), a click on
+// the picture picks out the choices about that square, and a choice in focus outlines its
+// square on the picture. Everything works without it.
 (function () {
   "use strict";
 
   function gameRoot() { return document.getElementById("game"); }
 
+  function unpick(root) {
+    var picked = root.querySelectorAll(".picked");
+    for (var i = 0; i < picked.length; i++) { picked[i].classList.remove("picked"); }
+  }
+
+  // The shapes of the picture about `target`, outlined.
+  function outline(root, target) {
+    var picture = root.querySelector(".picture");
+    if (!picture) { return; }
+    var shapes = picture.querySelectorAll("[data-target]");
+    for (var i = 0; i < shapes.length; i++) {
+      if (shapes[i].getAttribute("data-target") === target) { shapes[i].classList.add("picked"); }
+    }
+  }
+
   // Clicking a shape with data-target highlights the choices about it and focuses the first.
+  // (The picture is an image to assistive technology: every choice is also a button, which
+  // keyboards reach with Tab.)
   function onPictureClick(event) {
     var shape = event.target.closest ? event.target.closest("[data-target]") : null;
     var root = gameRoot();
     if (!shape || !root || !root.querySelector(".picture") || !root.querySelector(".picture").contains(shape)) { return; }
     var target = shape.getAttribute("data-target");
-    var picked = root.querySelectorAll(".picked");
-    for (var i = 0; i < picked.length; i++) { picked[i].classList.remove("picked"); }
+    unpick(root);
     shape.classList.add("picked");
     var buttons = root.querySelectorAll("button.choice[data-target]");
     var first = null;
@@ -25,7 +42,20 @@
     if (first) { first.focus(); first.scrollIntoView({ block: "nearest" }); }
   }
 
-  // Fetch the page again and put the new game in place of the old, without a reload.
+  // A choice that comes into focus (Tab, or a click) outlines the square it is about.
+  function onFocus(event) {
+    var button = event.target;
+    var root = gameRoot();
+    if (!root || !button.matches || !button.matches("button.choice") || !root.contains(button)) { return; }
+    var target = button.getAttribute("data-target");
+    var picked = root.querySelectorAll(".picture .picked");
+    for (var i = 0; i < picked.length; i++) { picked[i].classList.remove("picked"); }
+    if (target) { outline(root, target); }
+  }
+
+  // Fetch the page again and put the new game in place of the old, without a reload. Focus
+  // inside the old game is not lost to the page's top: it goes to the new choices' heading
+  // (or the game's title), so a keyboard or screen-reader user carries on from there.
   var refreshing = false;
   function refresh() {
     if (refreshing) { return; }
@@ -38,8 +68,14 @@
         var fresh = doc.getElementById("game");
         var old = gameRoot();
         if (fresh && old) {
+          var hadFocus = old.contains(document.activeElement);
           old.replaceWith(document.importNode(fresh, true));
           document.title = doc.title;
+          if (hadFocus) {
+            var root = gameRoot();
+            var landing = root.querySelector("#choices-title") || root.querySelector("h1");
+            if (landing) { landing.focus(); }
+          }
         }
       })
       .catch(function () {})
@@ -59,5 +95,6 @@
   }
 
   document.addEventListener("click", onPictureClick);
+  document.addEventListener("focusin", onFocus);
   document.addEventListener("DOMContentLoaded", follow);
 })();
