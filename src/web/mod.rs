@@ -250,6 +250,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/new", web::get().to(tables::new_game_page))
         .route("/games/new", web::post().to(tables::create))
         .route("/games/{id}/join", web::post().to(tables::join))
+        .route("/games/{id}/seat/{what}", web::post().to(tables::seat_action))
         .route("/games/{id}", web::get().to(pages::game))
         .route("/games/{id}/act", web::post().to(pages::act))
         .route("/games/{id}/log", web::get().to(pages::log))

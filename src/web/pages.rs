@@ -470,6 +470,20 @@ async fn game_context(
         .iter()
         .map(|e| json!({"seq": e.seq, "text": name_seats(&event_view(e, viewer).description, &names)}))
         .collect();
+    let (deadlines, seat_clocks) = if active {
+        let mut conn = svc.conn().await?;
+        let deadlines = games::deadlines_of(&mut conn, game).await?;
+        let clocks = store::clocks::seat_clocks(&mut conn, game.id)
+            .await
+            .map_err(ServiceError::from)?;
+        (deadlines, clocks)
+    } else {
+        (vec![], vec![])
+    };
+    let when = |t: chrono::DateTime<chrono::Utc>| t.format("%a %-d %b %Y, %H:%M UTC").to_string();
+    let due = |s: i32| deadlines.iter().find(|d| d.seat == s).map(|d| when(d.due_at));
+    let mine = seat.and_then(|s| seat_clocks.iter().find(|c| c.seat == s));
+    let now = svc.clock.now();
     let outcome = outcome_view(&game.outcome);
     let finished = game.status() == GameStatus::Finished;
     Ok(json!({
@@ -494,7 +508,16 @@ async fn game_context(
             "name": p.display_name,
             "you": Some(p.seat) == seat,
             "to_act": waiting(p.seat),
+            "bot": game.robots.contains(&p.seat),
+            "deadline": due(p.seat).filter(|_| waiting(p.seat)),
+            "away_until": p.vacation.filter(|(_, until)| *until > now).map(|(_, until)| when(until)),
         })).collect::<Vec<_>>(),
+        "clock": game.clock.is_some(),
+        "my_seat": mine.filter(|_| active).map(|c| json!({
+            "absent": c.absent_since.is_some(),
+            "resigned": c.resigned_at.is_some(),
+            "voted": c.abort_vote,
+        })),
         "open_seats": usize::try_from(game.seat_count).unwrap_or(0).saturating_sub(players.len()),
         "waiting_for": game.to_act.iter().filter(|s| Some(**s) != seat)
             .filter_map(|s| names.get(usize::try_from(*s).ok()?).cloned()).collect::<Vec<_>>(),

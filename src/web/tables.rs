@@ -242,3 +242,28 @@ pub async fn join(
     games::join(&svc, user.id, id, None).await?;
     Ok(see_other(&format!("/games/{id}")))
 }
+
+/// `POST /games/{id}/seat/{what}`: the seated player comes back (`back`), resigns (`resign`)
+/// or votes to abort (`abort`); then the game page.
+pub async fn seat_action(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    path: web::Path<(String, String)>,
+    form: web::Form<JoinForm>,
+) -> Page {
+    let (id, what) = path.into_inner();
+    let id: Uuid = id.parse().map_err(|_| PageError::not_found())?;
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    let Some(user) = me(&req, &svc).await? else {
+        return Ok(to_sign_in(&format!("/games/{id}")));
+    };
+    match what.as_str() {
+        "back" => crate::service::seats::back(&svc, user.id, id).await?,
+        "resign" => crate::service::seats::resign(&svc, user.id, id).await?,
+        "abort" => crate::service::seats::abort(&svc, user.id, id).await?,
+        _ => return Err(PageError::not_found()),
+    };
+    Ok(see_other(&format!("/games/{id}")))
+}

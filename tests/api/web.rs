@@ -1009,3 +1009,57 @@ async fn the_game_page_is_played_with_the_keyboard_alone() {
     assert!(moved, "Enter on a choice played nothing");
     b.close().await;
 }
+
+#[tokio::test]
+async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the_page() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let driver = Driver::start().await;
+    let b = driver.browser().await;
+    b.goto(&format!("{}/register", app.base)).await;
+    fill_and_submit(
+        &b,
+        "form[action='/register']",
+        &[
+            ("display_name", "Solo"),
+            ("email", &format!("solo-{}@example.test", Uuid::new_v4().simple())),
+            ("password", "a long enough password"),
+        ],
+    )
+    .await;
+    b.wait_for("a[href='/games/new']").await;
+    b.goto(&format!("{}/games/new", app.base)).await;
+    let form = "details.ruleset form:has(input[name='ruleset'][value='bag-of-fate'])";
+    let summary = b
+        .wait_for("details.ruleset:has(input[value='bag-of-fate']) summary")
+        .await;
+    if b.find(&format!("{form} [name='bots']")).await.is_none() {
+        b.click(&summary).await;
+    }
+    b.wait_for(&format!("{form} select[name='clock_hours']")).await;
+    b.script(&format!(
+        "document.querySelector(\"{form} select[name='clock_hours']\").value = '72'; return 1"
+    ))
+    .await;
+    // "a bot is a built-in player any game can seat at creation (so one person can try a
+    // ruleset alone)": one seat for Solo, one for the bot; the game starts at once.
+    fill_and_submit(&b, form, &[("seats", "2"), ("bots", "1")]).await;
+    b.wait_for("#game").await;
+    let page = b.text_of_page().await;
+    assert!(page.contains("Bot 1 — played by the bot"), "{page}");
+    assert!(page.contains("Solo (you) — to act, by "), "a deadline is shown: {page}");
+    let summary = b.wait_for("#seat-title ~ details summary").await;
+    b.click(&summary).await;
+    let id = b.script("return document.querySelector('#game').dataset.game").await;
+    let resign = b
+        .wait_for(&format!(
+            "form[action='/games/{}/seat/resign'] button",
+            id.as_str().unwrap()
+        ))
+        .await;
+    b.click(&resign).await;
+    b.wait_for("p.outcome").await;
+    let page = b.text_of_page().await;
+    assert!(page.contains("Solo resigned; Bot 1 wins"), "{page}");
+    b.close().await;
+}
