@@ -25,7 +25,7 @@ use super::submit::Play;
 use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::Waiting;
-use crate::store::clocks::{self as store_clocks, Deadline, SeatClock};
+use crate::store::clocks::{self as store_clocks, Deadline};
 use crate::store::models::{Game, GameStatus, SeatPlayer, User};
 use crate::store::{self, Conn};
 
@@ -323,7 +323,18 @@ async fn handle(svc: &Services, conn: &mut Conn, game_id: Uuid, now: DateTime<Ut
         store_clocks::clear(conn, game_id).await?;
         return Ok(true);
     };
-    let rows = store_clocks::deadlines_of(conn, game_id).await?;
+    let mut rows = store_clocks::deadlines_of(conn, game_id).await?;
+    // A row whose seat no longer waits for its player (it cannot outlive its wait, but a row
+    // must never stay due forever and crowd out the others).
+    let stale: Vec<i32> = rows
+        .iter()
+        .filter(|d| !game.to_act.contains(&d.seat) || game.robots.contains(&d.seat))
+        .map(|d| d.seat)
+        .collect();
+    if !stale.is_empty() {
+        store_clocks::replace(conn, game_id, &stale, &[]).await?;
+        rows.retain(|d| !stale.contains(&d.seat));
+    }
     let due: Vec<&Deadline> = rows
         .iter()
         .filter(|d| d.due_at <= now && game.to_act.contains(&d.seat))
@@ -332,13 +343,11 @@ async fn handle(svc: &Services, conn: &mut Conn, game_id: Uuid, now: DateTime<Ut
         time_out(svc, conn, &mut game, &players, &users, &settings, &due, now).await?;
         return Ok(true);
     }
-    let mut reminded = false;
+    let mut reminded = !stale.is_empty();
     for d in rows.iter().filter(|d| d.remind_at.is_some_and(|r| r <= now)) {
-        if game.to_act.contains(&d.seat) {
-            let notice = [(d.seat, Compose::notice(d.seat, Notice::Reminder))];
-            let mail = super::mail::game_mail(svc, &game, &players, &users, &notice)?;
-            store::outbox::enqueue(conn, &mail).await?;
-        }
+        let notice = [(d.seat, Compose::notice(d.seat, Notice::Reminder))];
+        let mail = super::mail::game_mail(svc, &game, &players, &users, &notice)?;
+        store::outbox::enqueue(conn, &mail).await?;
         let next = settings.next_reminder(d.started_at, d.due_at, now);
         store_clocks::set_remind_at(conn, game_id, d.seat, next).await?;
         reminded = true;
@@ -455,19 +464,6 @@ pub async fn run(svc: Services, poll_ms: u64, mut stop: watch::Receiver<bool>) {
         }
     }
     tracing::info!("deadline worker stopped");
-}
-
-/// The seats' clock state for views: `(seat, deadline)` of each waiting seat.
-pub fn deadlines_view(rows: &[Deadline], game: Uuid) -> Vec<(i32, DateTime<Utc>)> {
-    rows.iter()
-        .filter(|d| d.game_id == game)
-        .map(|d| (d.seat, d.due_at))
-        .collect()
-}
-
-/// A seat's clock state as kept (for views).
-pub fn seat_state(seats: &[SeatClock], seat: i32) -> Option<&SeatClock> {
-    seats.iter().find(|s| s.seat == seat)
 }
 
 #[cfg(test)]

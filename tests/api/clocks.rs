@@ -598,3 +598,27 @@ async fn clocks_are_checked_when_a_game_is_created() {
     assert!(g["clock"].is_null());
     assert_eq!(g["deadlines"], json!([]));
 }
+
+#[tokio::test]
+async fn a_due_deadline_of_a_seat_that_does_not_wait_is_dropped_and_plays_nothing() {
+    let (app, _clock) = clocked_app().await;
+    let ann = app.register("Ann").await;
+    let bob = app.register("Bob").await;
+    let id = create(&app, &[ann.clone(), bob.clone()], "bag-of-fate", json!({"per_decision_secs": HOUR}), 0).await;
+    let g = game(&app, id, &ann).await;
+    let idle = 1 - g["to_act"][0].as_i64().unwrap();
+    app.sql(&format!(
+        "INSERT INTO deadlines (game_id, seat, started_at, due_at) \
+         VALUES ('{id}', {idle}, now() - interval '2 hours', now() - interval '1 hour')"
+    ))
+    .await;
+    for _ in 0..400 {
+        if app.count("deadlines").await == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(app.count("deadlines").await, 1, "only the waiting seat's deadline is left");
+    let after = game(&app, id, &ann).await;
+    assert_eq!(after["version"], g["version"], "nothing was played");
+}
