@@ -10,6 +10,11 @@
 //! bytes, 52 characters, which leaves 11 for the reply address's own local part ([`MAX_LOCAL`]).
 //! The recipient is not in the token: it is whoever holds the seat, and the MAC fails if that
 //! is someone else.
+//!
+//! A reply to table talk posts a message instead of playing: its token has the seat byte's
+//! high bit set ([`TALK`]) and, in place of the choices' fingerprint, who the answer goes to
+//! (0: the whole table; `s + 1`: seat `s`, privately). Seats are far below 128, so every token
+//! issued before table talk reads as before; the flag is under the MAC like the rest.
 
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, KeyInit, Mac};
@@ -28,6 +33,8 @@ pub const TOKEN_CHARS: usize = ((BODY + MAC) * 8).div_ceil(5);
 pub const MAX_LOCAL: usize = 64 - 1 - TOKEN_CHARS;
 /// Tokens are good for this many days after the mail was sent.
 pub const TTL_DAYS: i64 = 90;
+/// The seat byte's flag of a table-talk token.
+const TALK: u8 = 0x80;
 
 /// Days since 2020-01-01 (the token's clock).
 fn day(at: DateTime<Utc>) -> i64 {
@@ -44,6 +51,18 @@ pub struct ReplyTicket {
     pub choices: [u8; FINGERPRINT],
     /// The day the mail was written ([`day`]).
     pub issued: u16,
+    /// `Some` for a reply to table talk: it posts a message to this audience rather than
+    /// playing (`choices` is then unused).
+    pub talk: Option<TalkTo>,
+}
+
+/// Who a reply to table talk is addressed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TalkTo {
+    /// The whole table (the answered message went to the table).
+    Table,
+    /// This seat's player, privately (the sender of the private message answered).
+    Seat(u8),
 }
 
 /// Why a token is refused.
@@ -114,9 +133,14 @@ impl ReplySigner {
     pub fn sign(&self, user: Uuid, ticket: &ReplyTicket) -> String {
         let mut bytes = Vec::with_capacity(BODY + MAC);
         bytes.extend_from_slice(ticket.game.as_bytes());
-        bytes.push(ticket.seat);
+        let (seat, choices) = match ticket.talk {
+            None => (ticket.seat & !TALK, ticket.choices),
+            Some(TalkTo::Table) => (ticket.seat | TALK, [0; FINGERPRINT]),
+            Some(TalkTo::Seat(s)) => (ticket.seat | TALK, [s.saturating_add(1), 0, 0]),
+        };
+        bytes.push(seat);
         bytes.extend_from_slice(&ticket.version.to_be_bytes());
-        bytes.extend_from_slice(&ticket.choices);
+        bytes.extend_from_slice(&choices);
         bytes.extend_from_slice(&ticket.issued.to_be_bytes());
         let mac = self.mac(user, &bytes);
         bytes.extend_from_slice(&mac);
@@ -143,12 +167,21 @@ impl ReplySigner {
         choices.copy_from_slice(take(21, FINGERPRINT)?);
         let mut issued = [0u8; 2];
         issued.copy_from_slice(take(21 + FINGERPRINT, 2)?);
+        let talk = (seat & TALK != 0).then(|| match choices[0] {
+            0 => TalkTo::Table,
+            n => TalkTo::Seat(n - 1),
+        });
         Ok(ReplyTicket {
             game,
-            seat,
+            seat: seat & !TALK,
             version: u32::from_be_bytes(version),
-            choices,
+            choices: if talk.is_some() {
+                [0; FINGERPRINT]
+            } else {
+                choices
+            },
             issued: u16::from_be_bytes(issued),
+            talk,
         })
     }
 
@@ -189,6 +222,15 @@ impl ReplyTicket {
             version: u32::try_from(version).unwrap_or(u32::MAX),
             choices,
             issued: u16::try_from(day(now).max(0)).unwrap_or(u16::MAX),
+            talk: None,
+        }
+    }
+
+    /// The ticket of a table-talk mail to `seat`: a reply posts a message to `to`.
+    pub fn talk(game: Uuid, seat: usize, version: i64, to: TalkTo, now: DateTime<Utc>) -> Self {
+        ReplyTicket {
+            talk: Some(to),
+            ..Self::new(game, seat, version, [0; FINGERPRINT], now)
         }
     }
 }
@@ -288,6 +330,43 @@ mod tests {
             Err(TokenError::Malformed)
         );
         assert_eq!(signer.verify("", user, now), Err(TokenError::Malformed));
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn talk_tokens_say_who_the_answer_goes_to_and_move_tokens_read_as_before() {
+        let signer = ReplySigner::new(b"0123456789abcdef0123456789abcdef");
+        let user = Uuid::new_v4();
+        let now = Utc::now();
+        let game = Uuid::new_v4();
+        for to in [TalkTo::Table, TalkTo::Seat(0), TalkTo::Seat(5)] {
+            let t = ReplyTicket::talk(game, 3, 17, to, now);
+            let token = signer.sign(user, &t);
+            assert_eq!(token.len(), TOKEN_CHARS);
+            let read = signer.verify(&token, user, now).unwrap();
+            assert_eq!(read, t);
+            assert_eq!((read.seat, read.talk), (3, Some(to)));
+        }
+        // A move token is not a talk token, and keeps its fingerprint.
+        let moving = ticket(now);
+        let read = signer
+            .verify(&signer.sign(user, &moving), user, now)
+            .unwrap();
+        assert_eq!(read.talk, None);
+        assert_eq!(read.choices, [1, 2, 3]);
+        // The flag is signed: setting it on a move token breaks the MAC.
+        let token = signer.sign(user, &moving);
+        let mut bytes = data_encoding::BASE32_NOPAD
+            .decode(token.to_ascii_uppercase().as_bytes())
+            .unwrap();
+        bytes[16] |= TALK;
+        let forged = data_encoding::BASE32_NOPAD
+            .encode(&bytes)
+            .to_ascii_lowercase();
+        assert_eq!(
+            signer.verify(&forged, user, now),
+            Err(TokenError::BadSignature)
+        );
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub struct EventsQuery {
     pub limit: Option<i64>,
 }
 
-fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
+pub(crate) fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
     match limit {
         None => Ok(default),
         Some(n) if (1..=max).contains(&n) => Ok(n),
@@ -215,7 +215,7 @@ pub async fn actions(
     id: web::Path<Uuid>,
     body: web::Json<SubmitActions>,
 ) -> Result<web::Json<SubmitResult>, ApiError> {
-    let idempotency = idempotency_key(&req, &body)?;
+    let idempotency = idempotency_key(&req, &body.0)?;
     let result = submit::submit(
         &svc,
         user.id,
@@ -228,9 +228,10 @@ pub async fn actions(
     Ok(web::Json(result))
 }
 
-fn idempotency_key(
+/// The request's `Idempotency-Key`, with the fingerprint of its method, path and body.
+pub(crate) fn idempotency_key(
     req: &HttpRequest,
-    body: &SubmitActions,
+    body: &impl serde::Serialize,
 ) -> Result<Option<Idempotency>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {
         return Ok(None);

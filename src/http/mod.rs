@@ -8,6 +8,7 @@ pub mod health;
 pub mod inbound;
 pub mod mail;
 pub mod me;
+pub mod messages;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;
@@ -84,6 +85,8 @@ where
                 .service(games::state)
                 .service(games::actions)
                 .service(games::events)
+                .service(messages::post)
+                .service(messages::list)
                 .service(seats::back)
                 .service(seats::resign)
                 .service(seats::abort)

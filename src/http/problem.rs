@@ -28,6 +28,9 @@ pub struct Problem {
     /// For `illegal-action`: the index of the refused action in `actions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action_index: Option<usize>,
+    /// For `rate-limited`: seconds to wait before trying again (also the `Retry-After` header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<i64>,
 }
 
 /// An error on its way to the client.
@@ -39,6 +42,8 @@ pub struct ApiError {
     pub detail: String,
     pub current_version: Option<i64>,
     pub action_index: Option<usize>,
+    /// Sent as `Retry-After` (seconds) too.
+    pub retry_after: Option<i64>,
 }
 
 impl ApiError {
@@ -55,6 +60,7 @@ impl ApiError {
             detail: detail.into(),
             current_version: None,
             action_index: None,
+            retry_after: None,
         }
     }
 
@@ -88,6 +94,7 @@ impl ApiError {
             detail: self.detail.clone(),
             current_version: self.current_version,
             action_index: self.action_index,
+            retry_after: self.retry_after,
         }
     }
 }
@@ -105,11 +112,14 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let body = serde_json::to_string(&self.problem()).unwrap_or_else(|_| "{}".into());
-        HttpResponse::build(self.status)
-            .insert_header(ContentType(
-                "application/problem+json".parse().unwrap_or(mime_json()),
-            ))
-            .body(body)
+        let mut response = HttpResponse::build(self.status);
+        response.insert_header(ContentType(
+            "application/problem+json".parse().unwrap_or(mime_json()),
+        ));
+        if let Some(secs) = self.retry_after {
+            response.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
+        response.body(body)
     }
 }
 
@@ -201,6 +211,17 @@ impl From<ServiceError> for ApiError {
                 "Invalid or expired link",
                 detail,
             ),
+            ServiceError::RateLimited {
+                retry_after_secs, ..
+            } => ApiError {
+                retry_after: Some(retry_after_secs),
+                ..ApiError::new(
+                    S::TOO_MANY_REQUESTS,
+                    "rate-limited",
+                    "Too many requests",
+                    detail,
+                )
+            },
             ServiceError::IdempotencyMismatch => ApiError::new(
                 S::UNPROCESSABLE_ENTITY,
                 "idempotency-key-reused",

@@ -55,6 +55,10 @@ pub struct Compose {
     /// For [`Notice::Answer`]: what the answered mail did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Answer>,
+    /// For [`Notice::Message`]: the id of the table-talk message to relay (its text is read
+    /// when the mail is composed, never copied into the outbox).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<i64>,
 }
 
 impl Compose {
@@ -64,6 +68,15 @@ impl Compose {
             seat,
             notice,
             answer: None,
+            message: None,
+        }
+    }
+
+    /// The table-talk message `id`, relayed to the player at `seat`.
+    pub fn message(seat: i32, id: i64) -> Self {
+        Compose {
+            message: Some(id),
+            ..Compose::notice(seat, Notice::Message)
         }
     }
 }
@@ -79,6 +92,8 @@ pub enum Notice {
     Answer,
     /// A decision's deadline is near: the turn mail again.
     Reminder,
+    /// Table talk: a message to the table or privately to the recipient.
+    Message,
 }
 
 impl Notice {
@@ -90,6 +105,7 @@ impl Notice {
             Notice::GameOver => "game_over",
             Notice::Answer => "answer",
             Notice::Reminder => "reminder",
+            Notice::Message => "message",
         }
     }
 }
@@ -161,7 +177,7 @@ pub fn message_id(local: &str, from: &str) -> String {
 
 /// Whether a user with mail preference `preference` (`all` | `turns` | `none`) gets mail of
 /// `kind`. Account mail (address verification, a sign-in link they asked for) ignores
-/// preferences.
+/// preferences; table talk (`message`) goes only to `all`.
 pub fn wants(preference: &str, kind: &str) -> bool {
     match (preference, kind) {
         (_, "verify_email" | "sign_in") => true,
@@ -170,5 +186,17 @@ pub fn wants(preference: &str, kind: &str) -> bool {
         (_, "answer") => true,
         ("turns", "your_turn" | "reminder") => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_talk_goes_to_those_who_take_all_game_mail() {
+        assert!(super::wants("all", "message"));
+        assert!(!super::wants("turns", "message"));
+        assert!(!super::wants("none", "message"));
+        assert!(super::wants("turns", "your_turn"));
+        assert!(super::wants("none", "answer"));
     }
 }

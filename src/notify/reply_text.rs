@@ -14,6 +14,9 @@ pub enum Answer {
     /// A choice by its words (matched against the choices by the caller).
     Words(String),
     Command(Command),
+    /// `SAY <text>`: a message to the whole table (the text after SAY, with the lines under
+    /// it), not a choice.
+    Say(String),
     /// Nothing to read above the quote.
     Empty,
 }
@@ -138,7 +141,24 @@ pub fn answer(body: &str) -> Answer {
     let Some(line) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
         return Answer::Empty;
     };
+    if let Some(said) = said(&text) {
+        return Answer::Say(said);
+    }
     read_line(line)
+}
+
+/// The message of a new text whose first word is `SAY` (as `SAY`, `say:` …): all that
+/// follows it.
+fn said(text: &str) -> Option<String> {
+    let text = text.trim_start();
+    let head = text.get(..3)?;
+    let rest = &text[3..];
+    let ends_word = rest
+        .chars()
+        .next()
+        .is_none_or(|c| c.is_whitespace() || c == ':');
+    (head.eq_ignore_ascii_case("say") && ends_word)
+        .then(|| rest.trim_start_matches(':').trim().to_owned())
 }
 
 /// One line as a number, a command or words.
@@ -301,6 +321,19 @@ mod tests {
             read_line("99999999999999999999999"),
             Answer::Words("99999999999999999999999".into())
         );
+    }
+
+    #[test]
+    fn say_takes_the_rest_of_the_new_text() {
+        assert_eq!(
+            answer("SAY Well played!\nSee you.\n\nOn Tue, Turnpost wrote:\n> 1. x\n"),
+            Answer::Say("Well played!\nSee you.".into())
+        );
+        assert_eq!(answer("say: hi"), Answer::Say("hi".into()));
+        assert_eq!(answer("Say"), Answer::Say(String::new()));
+        // A word that only starts with "say" is not the command.
+        assert_eq!(answer("Sayings"), Answer::Words("Sayings".into()));
+        assert_eq!(answer("3\nsay hi"), Answer::Number(3));
     }
 
     #[test]

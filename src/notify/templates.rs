@@ -91,4 +91,32 @@ mod tests {
             assert!(html.contains("</html>"));
         }
     }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn table_talk_shows_the_message_and_who_wrote_it_with_or_without_a_table() {
+        let base = json!({
+            "recipient": "Bob", "game_name": "Bag of Fate", "short_id": "abcd1234",
+            "base_url": "http://h", "game_url": "http://h/g", "log_url": "http://h/l",
+            "unsubscribe_url": "http://h/u", "players": [], "seed_sha256": "ff",
+            "subject": "s", "kind": "message", "show": "status", "answer": null,
+            "since": [], "since_more": 0, "history": null, "choices": [], "reply": true,
+            "waiting_for": [], "waiting": false, "finished": false, "commands": [],
+            "presented": null,
+            "talk": {"from": "<Ann>", "from_seat": 0, "private": true, "body": "Meet me <at> b2\nok?"},
+        });
+        let (text, html) = super::render("game", &base).unwrap();
+        assert!(text.contains("<Ann> writes to you privately"), "{text}");
+        assert!(text.contains("Meet me <at> b2\nok?"), "{text}");
+        assert!(text.contains("answer <Ann> privately"), "{text}");
+        assert!(!text.contains("== The table =="), "{text}");
+        assert!(html.contains("Meet me &lt;at&gt; b2"), "{html}");
+        let mut table = base.clone();
+        table["talk"]["private"] = json!(false);
+        table["presented"] = json!({"headline": "Ann to play", "sections": []});
+        let (text, _) = super::render("game", &table).unwrap();
+        assert!(text.contains("<Ann> writes to the table"), "{text}");
+        assert!(text.contains("answer the whole table"), "{text}");
+        assert!(text.contains("== The table ==\nAnn to play"), "{text}");
+    }
 }

@@ -368,15 +368,7 @@ pub(crate) async fn join_in(
     }
     let seat = match seat {
         Some(s) => {
-            let s = i32::try_from(s)
-                .ok()
-                .filter(|s| (0..game.seat_count).contains(s))
-                .ok_or_else(|| {
-                    ServiceError::Invalid(format!(
-                        "seat must be between 0 and {}",
-                        game.seat_count - 1
-                    ))
-                })?;
+            let s = seat_number(&game, s, "seat")?;
             if taken.iter().any(|p| p.seat == s) {
                 return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
             }
@@ -464,6 +456,19 @@ pub fn viewer_of(game: &Game, seat: Option<i32>) -> Viewer {
         Some(s) => Viewer::Seat(s),
         None => Viewer::Spectator,
     }
+}
+
+/// `seat` as one of `game`'s seats, or why not (`field` names it in the refusal).
+pub fn seat_number(game: &Game, seat: i64, field: &str) -> Result<i32> {
+    i32::try_from(seat)
+        .ok()
+        .filter(|s| (0..game.seat_count).contains(s))
+        .ok_or_else(|| {
+            ServiceError::Invalid(format!(
+                "{field} must be between 0 and {}",
+                game.seat_count - 1
+            ))
+        })
 }
 
 pub fn seat_of(players: &[SeatPlayer], user: Uuid) -> Option<i32> {

@@ -14,9 +14,10 @@ use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::messages;
 use super::submit::act;
 use super::{Result, ServiceError, Services};
-use crate::auth::reply::{self, ReplySigner, ReplyTicket, TokenError, choices_fingerprint};
+use crate::auth::reply::{self, ReplySigner, ReplyTicket, TalkTo, TokenError, choices_fingerprint};
 use crate::notify::reply_text::{self, Answer as Typed, Command};
 use crate::notify::{Answer, Compose, Notice, Show};
 use crate::rules::{ChoiceGroup, LegalAction};
@@ -41,6 +42,9 @@ pub enum Verdict {
     Refused,
     /// A command (HELP, STATUS, HISTORY, UNSUBSCRIBE) was carried out and answered.
     Command,
+    /// A message was posted to the table talk: a reply to a table-talk mail, or `SAY` in a
+    /// reply to a turn mail.
+    Posted,
     /// This Message-ID was handled before: nothing more was done.
     Duplicate,
     /// An automatic reply (RFC 3834 and the like): recorded, not answered, not played.
@@ -65,6 +69,7 @@ impl Verdict {
             Verdict::Played => "played",
             Verdict::Refused => "refused",
             Verdict::Command => "command",
+            Verdict::Posted => "posted",
             Verdict::Duplicate => "duplicate",
             Verdict::AutoReply => "auto_reply",
             Verdict::Bounce => "bounce",
@@ -231,7 +236,13 @@ async fn reply(
         .unwrap_or("")
         .to_owned();
     let from_player = user.email_verified_at.is_some() && sender.eq_ignore_ascii_case(&user.email);
-    let answer = reply_text::answer(&msg.body_text(0).unwrap_or_default());
+    let body = msg.body_text(0).unwrap_or_default();
+    // A reply to table talk is a message, whatever it says; a turn mail's reply is a choice,
+    // a command, or SAY.
+    let (answer, talk_to) = match ticket.talk {
+        Some(to) => (Typed::Say(reply_text::new_text(&body)), to),
+        None => (reply_text::answer(&body), TalkTo::Table),
+    };
     let mut conn = svc.conn().await?;
     conn.transaction::<_, ServiceError, _>(async |conn| {
         if !store::inbound::record(
@@ -252,8 +263,8 @@ async fn reply(
                     seat,
                     "Refused: a reply from another address",
                     vec![format!(
-                        "A reply to your turn mail came from {}, not from your verified \
-                         address, so nothing was played. If that was you, answer from your \
+                        "A reply to your game mail came from {}, not from your verified \
+                         address, so nothing was done. If that was you, answer from your \
                          own address.",
                         if sender.is_empty() {
                             "an unknown sender"
@@ -285,6 +296,7 @@ async fn reply(
                     Verdict::Command,
                     run_command(conn, &user, command, &ticket).await?,
                 ),
+                Typed::Say(text) => talk(svc, conn, &user, &ticket, talk_to, &text).await?,
                 typed => match play(svc, conn, &ticket, &typed).await? {
                     Played::Yes => {
                         store::inbound::set_verdict(conn, message_id, Verdict::Played.as_str())
@@ -328,14 +340,13 @@ fn answer_to(
     since: Option<i64>,
 ) -> Compose {
     Compose {
-        seat,
-        notice: Notice::Answer,
         answer: Some(Answer {
             verdict: verdict.to_owned(),
             lines,
             show,
             since,
         }),
+        ..Compose::notice(seat, Notice::Answer)
     }
 }
 
@@ -356,6 +367,9 @@ async fn run_command(
                     .into(),
                 "Or write one of these commands instead: STATUS (this game again), HISTORY \
                  (its log, as you may see it), HELP (this), UNSUBSCRIBE (no more game mail)."
+                    .into(),
+                "To write to the whole table, start your reply with SAY and your message; \
+                 to answer table talk, reply to its mail."
                     .into(),
             ],
             Show::Status,
@@ -379,6 +393,68 @@ async fn run_command(
         }
     };
     Ok(answer)
+}
+
+/// Posts the text of a reply as table talk from the ticket's seat, to `to`; the answer says
+/// it was sent, or why not.
+async fn talk(
+    svc: &Services,
+    conn: &mut Conn,
+    user: &User,
+    ticket: &ReplyTicket,
+    to: TalkTo,
+    text: &str,
+) -> Result<(Verdict, Compose)> {
+    let seat = i32::from(ticket.seat);
+    let refuse = |verdict: &str, lines: Vec<String>| {
+        Ok((
+            Verdict::Refused,
+            answer_to(seat, verdict, lines, Show::None, None),
+        ))
+    };
+    let body = match messages::clean_body(text) {
+        Ok(b) => b,
+        Err(e) => {
+            return refuse(
+                "Refused: nothing to post",
+                vec![format!("Your reply: {e}.")],
+            );
+        }
+    };
+    let (to_seat, sent) = match to {
+        TalkTo::Table => (None, "Sent to the table".to_owned()),
+        TalkTo::Seat(s) => {
+            let Some(name) =
+                messages::private_writer(conn, ticket.game, i32::from(s), user.id).await?
+            else {
+                return refuse(
+                    "Refused: that player has left the seat",
+                    vec![
+                        "The player who wrote to you privately no longer holds that seat, so \
+                         your answer was not posted."
+                            .into(),
+                    ],
+                );
+            };
+            (Some(i64::from(s)), format!("Sent privately to {name}"))
+        }
+    };
+    match messages::post_in(svc, conn, user.id, ticket.game, to_seat, &body).await {
+        Ok(_) => Ok((
+            Verdict::Posted,
+            answer_to(seat, &sent, vec![], Show::None, None),
+        )),
+        Err(ServiceError::RateLimited { detail, .. }) => refuse(
+            "Refused: too many messages",
+            vec![format!("Not posted: {detail}.")],
+        ),
+        Err(ServiceError::WrongStatus(status)) => refuse(
+            &format!("Refused: the game is {status}"),
+            vec!["Nothing can be posted in this game any more.".into()],
+        ),
+        Err(ServiceError::Invalid(why)) => refuse("Refused: nothing to post", vec![why]),
+        Err(e) => Err(e),
+    }
 }
 
 enum Played {
@@ -570,6 +646,7 @@ fn pick(
             }
         }
         Typed::Command(_) => Err("A command is not a choice.".into()),
+        Typed::Say(_) => Err("A message is not a choice.".into()),
     }
 }
 

@@ -38,15 +38,7 @@ pub async fn invite(
         let seat = match seat {
             None => None,
             Some(s) => {
-                let s = i32::try_from(s)
-                    .ok()
-                    .filter(|s| (0..game.seat_count).contains(s))
-                    .ok_or_else(|| {
-                        ServiceError::Invalid(format!(
-                            "seat must be between 0 and {}",
-                            game.seat_count - 1
-                        ))
-                    })?;
+                let s = super::games::seat_number(&game, s, "seat")?;
                 if players.iter().any(|p| p.seat == s) {
                     return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
                 }

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::games::{event_view, seat_of, viewer_of};
 use super::{Result, ServiceError, Services};
 use crate::auth::jwt::Purpose;
-use crate::auth::reply::{self, ReplyTicket, choices_fingerprint};
+use crate::auth::reply::{self, ReplyTicket, TalkTo, choices_fingerprint};
 use crate::notify::{self, Compose, Composed, Mail, Notice, Payload, Show, templates};
 use crate::rules::{GameState, Viewer, present};
 use crate::store;
@@ -170,8 +170,27 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     if seat_of(&players, user.id) != Some(seat) {
         return Ok(Composed::Skip("the seat is no longer this player's".into()));
     }
-    let Some(snapshot) = &game.state else {
-        return Ok(Composed::Skip("the game has not started".into()));
+    let talk = match (compose.notice, compose.message) {
+        (Notice::Message, Some(id)) => match store::messages::get(&mut conn, game.id, id).await? {
+            // Never to its sender, and a private message only to the account it was sent to.
+            Some((m, from)) if m.visible_to(user.id) && m.from_user != user.id => Some(TalkLine {
+                from,
+                from_seat: m.from_seat,
+                private: m.to_seat.is_some(),
+                body: m.body,
+            }),
+            _ => return Ok(Composed::Skip("the message is not this player's".into())),
+        },
+        (Notice::Message, None) => {
+            return Ok(Composed::Skip("a message mail without its message".into()));
+        }
+        _ => None,
+    };
+    // Talk (and answers to it) may come before the game starts: then there is no table.
+    let state = match &game.state {
+        Some(snapshot) => Some(svc.load_state(&game, snapshot)?),
+        None if talk.is_some() || compose.notice == Notice::Answer => None,
+        None => return Ok(Composed::Skip("the game has not started".into())),
     };
     let waiting = game.status() == GameStatus::Active && game.to_act.contains(&seat);
     let shown = store::inbound::shown(&mut conn, game.id, user.id)
@@ -188,7 +207,6 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
             return Ok(Composed::Skip("this version was already mailed".into()));
         }
     }
-    let state = svc.load_state(&game, snapshot)?;
     let rules = svc
         .rules
         .get(&game.ruleset)
@@ -201,8 +219,13 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         .as_ref()
         .and_then(|a| a.since)
         .unwrap_or(shown);
-    let (entries, total) =
-        store::events::latest_after(&mut conn, game.id, since, SINCE_ENTRIES).await?;
+    // Table talk shows the message and the table, not what happened since the last mail: it
+    // does not stand for a turn mail (which is still sent, and says it).
+    let (entries, total) = if talk.is_some() {
+        (vec![], 0)
+    } else {
+        store::events::latest_after(&mut conn, game.id, since, SINCE_ENTRIES).await?
+    };
     let since_lines: Vec<String> = entries
         .iter()
         .map(|e| present::name_seats(&event_view(e, viewer).description, &names))
@@ -241,7 +264,8 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         game_name: rules.name(),
         players: &players,
         names: &names,
-        state: state.as_ref(),
+        state: state.as_deref(),
+        talk,
         since: since_lines,
         since_more: (total - entries.len() as i64).max(0),
         history,
@@ -253,8 +277,21 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     };
     let mail = letter
         .write(|ticket| reply::address(&svc.mail.reply_to, &svc.replies.sign(user.id, &ticket)))?;
-    let shown = (show != Show::None).then_some((game.id, user.id, game.version));
+    // A table-talk mail shows the table but is not the mail that showed this version.
+    let shows_turn = show != Show::None && compose.notice != Notice::Message;
+    let shown = shows_turn.then_some((game.id, user.id, game.version));
     Ok(Composed::Mail { mail, shown })
+}
+
+/// A table-talk message as the mail relaying it shows it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TalkLine {
+    /// The sender's display name.
+    pub from: String,
+    pub from_seat: i32,
+    /// Written to the recipient alone (else to the whole table).
+    pub private: bool,
+    pub body: String,
 }
 
 /// Everything a game mail says, gathered: [`Letter::write`] turns it into a message without
@@ -269,7 +306,10 @@ pub struct Letter<'a> {
     pub game_name: &'a str,
     pub players: &'a [SeatPlayer],
     pub names: &'a [String],
-    pub state: &'a dyn GameState,
+    /// The rules state (`None` before the game starts: only talk is mailed then).
+    pub state: Option<&'a dyn GameState>,
+    /// For [`Notice::Message`]: the message relayed.
+    pub talk: Option<TalkLine>,
     /// "Since your last mail", described for the recipient.
     pub since: Vec<String>,
     /// Earlier entries not shown.
@@ -294,11 +334,21 @@ impl Letter<'_> {
         let waiting = game.status() == GameStatus::Active && game.to_act.contains(&seat);
         let viewer = viewer_of(game, Some(seat));
         let show = self.answer.map_or(Show::Status, |a| a.show);
-        let presented = self.state.present(viewer, self.names);
-        let picture = self.state.picture(viewer, self.names);
-        let (reply_to, choices) = match usize::try_from(seat) {
-            Ok(s) if waiting && show != Show::None => {
-                let (legal, groups) = self.state.choices(s, self.names);
+        let presented = self.state.map(|s| s.present(viewer, self.names));
+        let picture = self.state.and_then(|s| s.picture(viewer, self.names));
+        let talking = matches!(game.status(), GameStatus::Open | GameStatus::Active);
+        let (reply_to, choices) = match (usize::try_from(seat), self.state, &self.talk) {
+            // A reply to table talk posts a message: back to the sender of a private one.
+            (Ok(s), _, Some(talk)) if talking => {
+                let to = match (talk.private, u8::try_from(talk.from_seat)) {
+                    (true, Ok(from)) => TalkTo::Seat(from),
+                    _ => TalkTo::Table,
+                };
+                let ticket = ReplyTicket::talk(game.id, s, game.version, to, Utc::now());
+                (Some(reply_address(ticket)), vec![])
+            }
+            (Ok(s), Some(state), None) if waiting && show != Show::None => {
+                let (legal, groups) = state.choices(s, self.names);
                 let ticket = ReplyTicket::new(
                     game.id,
                     s,
@@ -326,6 +376,13 @@ impl Letter<'_> {
                 "{game_name} {short_id}: reminder, your turn, {}",
                 self.recipient
             ),
+            (Notice::Message, _) => match &self.talk {
+                Some(t) if t.private => {
+                    format!("{game_name} {short_id}: {} writes to you privately", t.from)
+                }
+                Some(t) => format!("{game_name} {short_id}: {} writes to the table", t.from),
+                None => format!("{game_name} {short_id}: table talk"),
+            },
             _ => format!("{game_name} {short_id}: your turn, {}", self.recipient),
         };
         let base = self.base_url;
@@ -344,6 +401,7 @@ impl Letter<'_> {
             "answer": self.answer,
             "show": show,
             "presented": presented,
+            "talk": self.talk,
             "since": self.since,
             "since_more": self.since_more,
             "choices": choices,
@@ -378,7 +436,9 @@ impl Letter<'_> {
                 &format!(
                     "<p><img src=\"cid:{}\" alt=\"{}\" style=\"max-width: 100%; height: auto\"></p>",
                     notify::transport::BOARD_CID,
-                    crate::rules::picture::escape(&presented.headline)
+                    crate::rules::picture::escape(
+                        presented.as_ref().map_or(game_name, |p| p.headline.as_str())
+                    )
                 ),
                 1,
             ),

@@ -7,6 +7,7 @@ pub mod inbound;
 pub mod invitations;
 pub mod mail;
 pub mod mail_sizes;
+pub mod messages;
 pub mod seats;
 pub mod submit;
 pub mod users;
@@ -62,6 +63,12 @@ pub enum ServiceError {
     /// A seat or account is not in the state the request needs (not absent, already voted…).
     #[error("{0}")]
     NotNow(String),
+    /// Too many requests of a kind (table talk): try again after this many seconds.
+    #[error("{detail}")]
+    RateLimited {
+        retry_after_secs: i64,
+        detail: String,
+    },
     #[error("this Idempotency-Key was used with a different request")]
     IdempotencyMismatch,
     #[error("this link is not valid or has expired")]

@@ -178,3 +178,27 @@ pub struct PreferencesView {
     /// Game mail goes only to a verified address.
     pub email_verified: bool,
 }
+
+/// A table-talk message, as its sender and recipients read it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MessageView {
+    /// Increasing within a game; the `cursor` of the next page is the last `id` seen.
+    pub id: i64,
+    pub from_seat: i32,
+    /// The sender's display name.
+    pub from_name: String,
+    /// The seat it was written to privately; `null` for the whole table.
+    pub to_seat: Option<i32>,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct MessagePage {
+    /// Oldest first: the messages to the table, the caller's own, and those written to the
+    /// caller privately. Nobody else's private messages are ever listed.
+    pub messages: Vec<MessageView>,
+    /// Pass as `cursor` for the next page; `null` when there is nothing more now (to follow
+    /// the talk later, pass the last message's `id`).
+    pub next: Option<String>,
+}

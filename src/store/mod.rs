@@ -11,6 +11,7 @@ pub mod games;
 pub mod idempotency;
 pub mod inbound;
 pub mod invitations;
+pub mod messages;
 pub mod models;
 pub mod outbox;
 pub mod schema;

@@ -142,9 +142,23 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    messages (game_id, id) {
+        game_id -> Uuid,
+        id -> Int8,
+        from_seat -> Int4,
+        from_user -> Uuid,
+        to_seat -> Nullable<Int4>,
+        to_user -> Nullable<Uuid>,
+        body -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(messages -> games (game_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     games,
@@ -154,5 +168,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     mail_shown,
     inbound_mail,
-    deadlines
+    deadlines,
+    messages
 );

@@ -271,6 +271,11 @@ impl TestApp {
 
     /// Counts rows of a table, straight from the database (to prove nothing was written).
     pub async fn count(&self, table: &str) -> i64 {
+        self.count_where(table, "true").await
+    }
+
+    /// Counts the rows of a table that satisfy an SQL condition (test-made, never user input).
+    pub async fn count_where(&self, table: &str, condition: &str) -> i64 {
         #[derive(diesel::QueryableByName)]
         struct Count {
             #[diesel(sql_type = BigInt)]
@@ -279,10 +284,12 @@ impl TestApp {
         let mut conn = AsyncPgConnection::establish(&self.database_url)
             .await
             .expect("connect");
-        let row: Count = diesel::sql_query(format!("SELECT count(*) AS n FROM {table}"))
-            .get_result(&mut conn)
-            .await
-            .expect("count");
+        let row: Count = diesel::sql_query(format!(
+            "SELECT count(*) AS n FROM {table} WHERE {condition}"
+        ))
+        .get_result(&mut conn)
+        .await
+        .expect("count");
         row.n
     }
 }

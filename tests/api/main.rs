@@ -19,5 +19,6 @@ mod pool;
 mod secrets;
 mod shutdown;
 mod smtp;
+mod talk;
 mod web;
 mod wiz_war;
