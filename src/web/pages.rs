@@ -569,7 +569,7 @@ pub async fn act(
         user.id,
         id,
         Some(version),
-        &[action.action.clone()],
+        std::slice::from_ref(&action.action),
         None,
     )
     .await
