@@ -524,6 +524,10 @@ async fn game_context(
         "presented": presented,
         "picture": picture,
         "picture_alt": presented.as_ref().map(|p| p.headline.clone()),
+        // Whether any choice is about a shape of the picture (a click there picks it out).
+        "pickable": choices.iter().any(|g| g["choices"]
+            .as_array()
+            .is_some_and(|cs| cs.iter().any(|c| !c["target"].is_null()))),
         "choices": choices,
         "log": log,
         "log_more": (total - entries.len() as i64).max(0),
@@ -594,7 +598,7 @@ pub async fn act(
         user.id,
         id,
         Some(version),
-        &[action.action.clone()],
+        std::slice::from_ref(&action.action),
         None,
     )
     .await

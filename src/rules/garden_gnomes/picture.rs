@@ -12,7 +12,8 @@
 //!
 //! Gnomes are drawn in their clan's colour (Red, Green, Yellow, Black, White, Blue: what the
 //! rules and the text call them; in the 2-player variant one player runs two or three clans);
-//! each player is marked by their seat colour in the legend, beside the clans they run.
+//! each player is marked in the legend by the colour of their (first) clan, beside the clans
+//! they run (never by a seat colour, which would be another player's clan).
 //!
 //! Each territory is a `<rect data-target="t3">` (`t` and its number in `map.json`, as in
 //! actions); in a battle each clan's token there is a `<circle data-target="t13-blue">`.

@@ -1,4 +1,4 @@
-//! The panel beside the park: the players (their seat colour, name, whose move, the final
+//! The panel beside the park: the players (their clan's colour, name, whose move, the final
 //! score), under each the clans they run (gnomes in the park and in reserve, the tokens
 //! collected, the first player token), a battle in progress, and what the colours mean.
 
@@ -6,7 +6,7 @@ use super::super::data::{Colour, Food, Token};
 use super::super::state::{Clan, Combat, Phase, State};
 use super::park::{clan_fill, food_fill, territory_fill, token};
 use super::{INK, LEGEND_WIDTH, SOFT_INK, TOP, clip};
-use crate::rules::picture::{escape, seat_colour};
+use crate::rules::picture::escape;
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
 
@@ -136,11 +136,18 @@ fn player(
     x: i32,
     y: &mut i32,
 ) {
+    // The park shows clans, not seats: the player's mark is in the colour of their (first)
+    // clan, never a seat colour that is another player's clan.
+    let mark = state
+        .clans
+        .iter()
+        .find(|c| c.seat == seat)
+        .and_then(|c| c.colour)
+        .map_or(SOFT_INK, |c| clan_fill(c).0);
     out.push_str(&format!(
-        "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"16\" rx=\"2\" fill=\"{}\" \
-         data-seat=\"{seat}\"/>",
+        "<rect x=\"{x}\" y=\"{}\" width=\"10\" height=\"16\" rx=\"2\" fill=\"{mark}\" \
+         stroke=\"{INK}\" stroke-width=\"0.8\" data-seat=\"{seat}\"/>",
         *y - 12,
-        seat_colour(seat)
     ));
     let acting = state
         .acting_clan()
@@ -182,7 +189,7 @@ fn player(
              text-anchor=\"end\">{word}</text>",
             x + LEGEND_WIDTH - 28,
             *y,
-            seat_colour(seat)
+            INK
         ));
     }
     if let Some(score) = score {
