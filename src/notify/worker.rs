@@ -295,6 +295,9 @@ mod tests {
             created_at: Utc::now(),
             email_verified_at: verified.then(Utc::now),
             mail_preference: preference.into(),
+            is_bot: false,
+            vacation_from: None,
+            vacation_until: None,
         }
     }
 
