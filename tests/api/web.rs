@@ -719,7 +719,7 @@ async fn a_player_has_a_sign_in_link_mailed_and_it_signs_them_in_nobody_else() {
     }
     settle(&app).await;
     assert_eq!(
-        app.count("outbox WHERE kind = 'sign_in'").await,
+        app.count_where("outbox", "kind = 'sign_in'").await,
         1,
         "one sign-in mail in all"
     );
