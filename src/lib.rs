@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod bots;
 pub mod config;
 pub mod http;
 pub mod loadgen;
