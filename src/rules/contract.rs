@@ -94,6 +94,57 @@ pub struct Outcome {
     pub summary: String,
 }
 
+/// What [`Ruleset::evaluate`] gives a seat that has won the game alone; a seat that lost gets
+/// `-WIN`, and each of several winners `WIN / winners`. The evaluation of an unfinished game
+/// stays strictly between `-WIN` and `WIN`, so that any finished game ranks above or below
+/// every unfinished one: a unit is a millionth of a win.
+pub const WIN: i64 = 1_000_000;
+
+/// The evaluation for `seat` of a game that `winners` won (see [`WIN`]).
+pub fn outcome_value(winners: &[Seat], seat: Seat) -> i64 {
+    if winners.contains(&seat) {
+        WIN / i64::try_from(winners.len()).unwrap_or(1).max(1)
+    } else {
+        -WIN
+    }
+}
+
+/// How far `own` is ahead of its rivals (`others`), clamped to an unfinished game's range: the
+/// usual last step of an evaluation. The rivals' mark is the mean of the best rival's standing
+/// and the rivals' average, so a seat both keeps up with the leader and gains from setting any
+/// rival back (the leader alone would make hurting the others worthless at a table of four).
+/// With no rivals (a solo game), `own`.
+pub fn lead(own: i64, others: impl IntoIterator<Item = i64>) -> i64 {
+    let others: Vec<i128> = others.into_iter().map(i128::from).collect();
+    let mark = match (others.iter().max(), i128::try_from(others.len())) {
+        (Some(&best), Ok(n)) if n > 0 => (best + others.iter().sum::<i128>() / n) / 2,
+        _ => 0,
+    };
+    let lead = (i128::from(own) - mark).clamp(i128::from(-(WIN - 1)), i128::from(WIN - 1));
+    i64::try_from(lead).unwrap_or(0)
+}
+
+/// `state` once every seat that `waiting` names has answered `pass`, one answer at a time
+/// (at most 16), as far as that goes: what evaluations look at while a reaction window is open
+/// ("if everyone lets it happen").
+pub fn after_passes<'a, R: Ruleset>(
+    state: &'a R::State,
+    waiting: impl Fn(&R::State) -> Option<Seat>,
+    pass: &R::Action,
+) -> std::borrow::Cow<'a, R::State> {
+    if waiting(state).is_none() {
+        return std::borrow::Cow::Borrowed(state);
+    }
+    let mut after = state.clone();
+    for _ in 0..16 {
+        let Some(seat) = waiting(&after) else { break };
+        if R::apply(&mut after, Actor::Seat(seat), pass).is_err() {
+            break;
+        }
+    }
+    std::borrow::Cow::Owned(after)
+}
+
 /// What the game waits for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Next<A> {
@@ -204,6 +255,20 @@ pub trait Ruleset: 'static {
     -> String;
     /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
+
+    /// How well `seat` stands, for the built-in bots (`crate::bots`): [`outcome_value`] once
+    /// the game is over, otherwise the ruleset's own measure of progress (victory points,
+    /// levels, objectives, health ...), usually weighed against the strongest rival with
+    /// [`lead`], strictly between `-WIN` and `WIN` (see [`WIN`] for the scale). It reads only
+    /// what `seat` may see: the public table and `seat`'s own secrets, never another seat's.
+    /// Pure and total like `view`: no panic, no float, no `HashMap` order. The default knows
+    /// only finished games (every unfinished game is 0).
+    fn evaluate(state: &Self::State, seat: Seat) -> i64 {
+        match Self::next(state) {
+            Next::Over(outcome) => outcome_value(&outcome.winners, seat),
+            _ => 0,
+        }
+    }
 
     /// The table as `viewer` may see it, in words for people (`present.rs` beside the rules).
     /// `names` are the players' display names by seat. Pure and total like `view`, and it

@@ -64,6 +64,24 @@ pub trait GameState: Send + Sync {
     /// For each legal action of `seat` (in order), the `data-target` of the picture's shape
     /// it is about, if any.
     fn targets(&self, seat: Seat) -> Vec<Option<String>>;
+
+    // For the built-in bots (`crate::bots`): look-ahead on copies.
+
+    /// A copy of the state.
+    fn clone_box(&self) -> Box<dyn GameState>;
+    /// Whether `other` is a state of the same ruleset, equal to this one (a look-ahead that
+    /// comes back to where it was is going round in circles).
+    fn same_state(&self, other: &dyn GameState) -> bool;
+    /// The state as `Any`, for [`GameState::same_state`].
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// How well `seat` stands ([`Ruleset::evaluate`]: a finished game is ±[`crate::rules::WIN`]).
+    fn evaluate(&self, seat: Seat) -> i64;
+    /// The states after choices of `actor`: a seat's legal actions in [`GameState::legal_actions`]
+    /// order, or chance's outcomes in the order of [`Waiting::Chance`]'s weights. `picks` names
+    /// the choices by index (all of them when `None`); an index that is out of range, or a
+    /// choice that does not apply, gives `None`. Nothing is described or logged, so this is the
+    /// cheap way to try actions.
+    fn successors(&self, actor: Actor, picks: Option<&[usize]>) -> Vec<Option<Box<dyn GameState>>>;
 }
 
 /// A ruleset behind the erased interface.
@@ -181,6 +199,47 @@ where
 
     fn picture(&self, viewer: Viewer, names: &[String]) -> Option<String> {
         R::picture(&self.0, viewer, names)
+    }
+
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(Typed::<R>(self.0.clone()))
+    }
+
+    fn same_state(&self, other: &dyn GameState) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Typed<R>>()
+            .is_some_and(|o| o.0 == self.0)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn evaluate(&self, seat: Seat) -> i64 {
+        R::evaluate(&self.0, seat)
+    }
+
+    fn successors(&self, actor: Actor, picks: Option<&[usize]>) -> Vec<Option<Box<dyn GameState>>> {
+        let choices: Vec<R::Action> = match actor {
+            Actor::Seat(seat) => R::legal_actions(&self.0, seat),
+            Actor::Chance => match R::next(&self.0) {
+                Next::Chance(chance) => chance.outcomes.into_iter().map(|(a, _)| a).collect(),
+                _ => Vec::new(),
+            },
+        };
+        let after = |action: &R::Action| -> Option<Box<dyn GameState>> {
+            let mut state = self.0.clone();
+            R::apply(&mut state, actor, action).ok()?;
+            Some(Box::new(Typed::<R>(state)))
+        };
+        match picks {
+            None => choices.iter().map(after).collect(),
+            Some(picks) => picks
+                .iter()
+                .map(|&i| choices.get(i).and_then(after))
+                .collect(),
+        }
     }
 
     fn targets(&self, seat: Seat) -> Vec<Option<String>> {

@@ -8,9 +8,11 @@
 //! - `flow`: automatic steps (skips, forced choices, token effects, end of turn, clean-up).
 //! - `actions`: the action type, `next`, legal actions and `apply`.
 //! - `view`: views, log visibility, redaction and descriptions.
+//! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
 mod data;
+mod evaluate;
 mod flow;
 mod picture;
 mod present;
@@ -98,6 +100,10 @@ impl Ruleset for BagOfFate {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn evaluate(state: &State, seat: Seat) -> i64 {
+        evaluate::evaluate(state, seat)
     }
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {

@@ -9,9 +9,11 @@
 //!   scoring, the end).
 //! - `actions`: the action type, `next`, legal actions and `apply`.
 //! - `view`: views, log visibility, redaction and descriptions.
+//! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
 mod data;
+mod evaluate;
 mod flow;
 mod picture;
 mod present;
@@ -197,6 +199,10 @@ impl Ruleset for GardenGnomes {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn evaluate(state: &State, seat: Seat) -> i64 {
+        evaluate::evaluate(state, seat)
     }
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {

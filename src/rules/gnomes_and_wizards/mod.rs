@@ -7,7 +7,8 @@
 //! - `state`: the state; `setup`: set-up; `turn`: the turn and the end of the game;
 //!   `combat`: damage, attacks, flips and falls, counters; `cast`: abilities and reaction
 //!   windows; `solo`: the automaton; `actions`: actions, `next`, legality, `apply`;
-//!   `view`: views, log visibility and descriptions.
+//!   `view`: views, log visibility and descriptions; `evaluate`: how well a seat stands, for
+//!   the built-in bots.
 
 mod actions;
 pub mod board;
@@ -15,6 +16,7 @@ mod call;
 mod cast;
 mod combat;
 pub mod data;
+mod evaluate;
 mod picture;
 mod present;
 mod setup;
@@ -229,6 +231,10 @@ impl Ruleset for GnomesAndWizards {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn evaluate(state: &State, seat: Seat) -> i64 {
+        evaluate::evaluate(state, seat)
     }
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {

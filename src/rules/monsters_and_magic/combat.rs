@@ -274,6 +274,16 @@ fn resolve(state: &mut State, combat: &Combat, defence_roll: u8) {
         defence_force,
         result: result.to_owned(),
     });
+    remove_fallen(state, combat, attacker_dies, defender_dies);
+    check_elimination(state);
+    if !state.is_over() && !attacker_dies {
+        // "Combat ends when one side is destroyed": the next defender, if any.
+        enter(state, combat.attacker, combat.at);
+    }
+}
+
+/// Takes the units that lost a fight off the board; the movement phase goes on.
+pub fn remove_fallen(state: &mut State, combat: &Combat, attacker_dies: bool, defender_dies: bool) {
     if defender_dies {
         match combat.defender {
             Defender::Figure(id) => state.figures.retain(|f| f.id != id),
@@ -289,9 +299,4 @@ fn resolve(state: &mut State, combat: &Combat, defence_roll: u8) {
         state.moving = None;
     }
     state.phase = Phase::Movement;
-    check_elimination(state);
-    if !state.is_over() && !attacker_dies {
-        // "Combat ends when one side is destroyed": the next defender, if any.
-        enter(state, combat.attacker, combat.at);
-    }
 }

@@ -9,10 +9,12 @@
 //! - `movement`, `combat`, `powers`: the Movement phase, fights, card powers.
 //! - `actions`, `legal`: the action type, `next`, legal actions and `apply`.
 //! - `view`: views, log visibility, redaction and descriptions.
+//! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
 mod combat;
 mod data;
+mod evaluate;
 mod flow;
 mod legal;
 mod movement;
@@ -177,6 +179,10 @@ impl Ruleset for MonstersAndMagic {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn evaluate(state: &State, seat: Seat) -> i64 {
+        evaluate::evaluate(state, seat)
     }
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {

@@ -10,6 +10,7 @@
 //! - `cast`: playing cards, targets, casts step by step, reaction windows.
 //! - `actions`: the action type, `next`, legal actions and `apply`.
 //! - `view`: views, log visibility, redaction and descriptions.
+//! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
 mod board;
@@ -17,6 +18,7 @@ mod card_table;
 mod cards;
 mod cast;
 mod effects;
+mod evaluate;
 mod flow;
 mod picture;
 mod present;
@@ -164,6 +166,10 @@ impl Ruleset for WizWar {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn evaluate(state: &State, seat: Seat) -> i64 {
+        evaluate::evaluate(state, seat)
     }
 
     fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
