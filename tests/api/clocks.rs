@@ -622,3 +622,42 @@ async fn a_due_deadline_of_a_seat_that_does_not_wait_is_dropped_and_plays_nothin
     let after = game(&app, id, &ann).await;
     assert_eq!(after["version"], g["version"], "nothing was played");
 }
+#[tokio::test]
+async fn one_person_plays_every_ruleset_against_bots_to_the_end() {
+    let app = spawn_app_with(|_| {}).await;
+    let ann = app.register("Ann").await;
+    let rulesets = app.get("/v1/rulesets", &ann).await.expect(200);
+    let mut picker = Picker::new(77);
+    for r in rulesets["rulesets"].as_array().unwrap() {
+        let ruleset = r["id"].as_str().unwrap();
+        let seats = r["min_seats"].as_u64().unwrap().max(2) as usize;
+        // "a built-in player any game can seat at creation (so one person can try a ruleset
+        // alone)": with seats - 1 bots the game starts at once.
+        let id = create(&app, std::slice::from_ref(&ann), ruleset, Value::Null, seats - 1).await;
+        let g = game(&app, id, &ann).await;
+        assert_eq!(g["status"], "active", "{ruleset}: {g}");
+        let me = seat_of(&g, &ann);
+        let bots: Vec<i64> = (0..seats as i64).filter(|s| *s != me).collect();
+        for b in &bots {
+            assert_eq!(g["seats"][*b as usize]["played_by_bot"], true);
+        }
+        let mut status = g["status"].clone();
+        for _ in 0..20_000 {
+            let g = game(&app, id, &ann).await;
+            status = g["status"].clone();
+            if status != "active" {
+                break;
+            }
+            assert_eq!(g["to_act"], json!([me]), "{ruleset}: only the person is waited for");
+            act(&app, id, &ann, &mut picker).await;
+        }
+        assert_eq!(status, "finished", "{ruleset} reached its end");
+        let entries = log(&app, id, &ann).await;
+        let bot_moves = entries
+            .iter()
+            .filter(|e| e["actor"]["type"] == "seat" && e["actor"]["seat"] != me)
+            .collect::<Vec<_>>();
+        assert!(!bot_moves.is_empty(), "{ruleset}: the bots played");
+        assert!(bot_moves.iter().all(|e| e["kind"] == "bot"), "{ruleset}");
+    }
+}
