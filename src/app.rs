@@ -157,7 +157,8 @@ impl Application {
             None => None,
         };
         let live = crate::web::live::Live::start(database_url.to_owned());
-        let deadlines = (settings.clock_poll_ms > 0).then(|| (services.clone(), settings.clock_poll_ms));
+        let deadlines =
+            (settings.clock_poll_ms > 0).then(|| (services.clone(), settings.clock_poll_ms));
         let server = server(listener, services, live, settings.body_limit)?;
         Ok(Application {
             port,

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::rules::{Actor, GameState, Seat, Waiting, weighted_index};
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
 
 /// Candidate actions examined at most; beyond this many, a sample drawn from the seed (with the

@@ -14,6 +14,8 @@ enum Player {
     Bot,
     /// The conformance suite's random player: a uniformly random legal action.
     Random,
+    /// The first legal action, always (what the bot must do better than).
+    First,
 }
 
 /// A finished game.
@@ -63,6 +65,7 @@ fn play(
                 let legal = state.legal_actions(seat);
                 let action = match players[seat % players.len()] {
                     Player::Random => legal[rng.random_range(0..legal.len())].action.clone(),
+                    Player::First => legal[0].action.clone(),
                     Player::Bot => {
                         decisions += 1;
                         let step = log.len() as u64;
@@ -93,6 +96,105 @@ fn play(
 
 fn games() -> Registry {
     Registry::standard()
+}
+
+/// Wins of `player` against the random player in two-seat games from seeds `0..games`, taking
+/// seat 0 and seat 1 in turn (a game that does not end counts as no win).
+fn wins_against_random(game: &dyn Game, player: Player, games: u64) -> u64 {
+    (0..games)
+        .filter(|&seed| {
+            let seat = (seed % 2) as usize;
+            let mut players = [Player::Random, Player::Random];
+            players[seat] = player;
+            play(game, 2, seed, &players, 50_000).is_ok_and(|p| p.outcome.winners == [seat])
+        })
+        .count() as u64
+}
+
+/// Issue 16: the bot "must be better than 'first legal action'". Over the same eight seeds,
+/// in two-seat games against the conformance suite's random player, the bot wins at least six
+/// (a player as good as random wins about four) and more than the first-legal-action player.
+#[test]
+fn the_bot_beats_the_random_player_and_first_legal_action_at_every_ruleset() {
+    const GAMES: u64 = 8;
+    for game in games().all() {
+        let bot = wins_against_random(game, Player::Bot, GAMES);
+        let first = wins_against_random(game, Player::First, GAMES);
+        assert!(
+            bot >= 6 && bot > first,
+            "{}: the bot won {bot} of {GAMES} against random, first-legal-action {first}",
+            game.id()
+        );
+    }
+}
+
+/// Decision points of a random game of `seats`: every state where a seat has more than one
+/// legal action, every `stride`-th of them.
+fn decision_points(
+    game: &dyn Game,
+    seats: usize,
+    seed: u64,
+    stride: usize,
+) -> Vec<(Box<dyn GameState>, Seat)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut state = game.new_game(&Value::Null, seats).unwrap();
+    let mut points = Vec::new();
+    let mut seen = 0;
+    for _ in 0..50_000 {
+        match state.waiting() {
+            Waiting::Over(_) => break,
+            Waiting::Chance(weights) => {
+                let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+                let index = weighted_index(weights, rng.random_range(0..total.max(1))).unwrap();
+                state.apply_chance(index).unwrap();
+            }
+            Waiting::Players(acting) => {
+                let seat = acting[rng.random_range(0..acting.len())];
+                let legal = state.legal_actions(seat);
+                if legal.len() > 1 {
+                    if seen % stride == 0 {
+                        points.push((state.clone_box(), seat));
+                    }
+                    seen += 1;
+                }
+                let action = legal[rng.random_range(0..legal.len())].action.clone();
+                state.apply_json(seat, &action).unwrap();
+            }
+        }
+    }
+    points
+}
+
+/// Issue 16: the bot is "deterministic from the game seed": the same state and seed give the
+/// same action, also on the state as the service loads it from its snapshot, and the action is
+/// always one of the seat's legal actions.
+#[test]
+fn the_bot_decides_the_same_from_the_same_state_and_seed_and_only_legally() {
+    for game in games().all() {
+        let seats = game
+            .seats(&Value::Null)
+            .map_or(2, |r| (*r.start()).max(3).min(*r.end()));
+        for (i, (state, seat)) in decision_points(game, seats, 3, 7)
+            .iter()
+            .enumerate()
+            .take(30)
+        {
+            let seed = 1000 + i as u64;
+            let first = choose(state.as_ref(), *seat, seed).expect("a decision");
+            let loaded = game.load(&state.to_json()).unwrap();
+            for again in [
+                choose(state.as_ref(), *seat, seed),
+                choose(loaded.as_ref(), *seat, seed),
+            ] {
+                assert_eq!(again.as_ref(), Some(&first), "{}: decision {i}", game.id());
+            }
+            assert!(
+                state.legal_actions(*seat).iter().any(|a| a.action == first),
+                "{}: {first} is not a legal action",
+                game.id()
+            );
+        }
+    }
 }
 
 #[test]

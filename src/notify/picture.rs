@@ -17,16 +17,54 @@ pub const MAIL_WIDTH: f32 = 480.0;
 /// adds a third).
 pub const MAX_PNG_BYTES: usize = 40_000;
 
+/// The most font data held in memory; fonts beyond it stay files, read when drawn with.
+const FONT_BYTES: usize = 64 << 20;
+
+/// The machine's fonts, each file read once and kept in memory. (A font database loaded from
+/// the system lists files, and the renderer would read a font's whole file again for every
+/// picture that uses it: under load that was a twentieth of the machine's time, copying
+/// DejaVu Sans from the page cache.)
 fn fonts() -> Arc<usvg::fontdb::Database> {
     static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     FONTS
         .get_or_init(|| {
-            let mut db = usvg::fontdb::Database::new();
-            db.load_system_fonts();
+            let mut system = usvg::fontdb::Database::new();
+            system.load_system_fonts();
+            let mut db = in_memory(&system, FONT_BYTES);
             db.set_sans_serif_family("DejaVu Sans");
             Arc::new(db)
         })
         .clone()
+}
+
+/// The faces of `system` with the data of their files read into memory, up to `budget` bytes
+/// (a file that does not fit, or cannot be read, stays a file).
+fn in_memory(system: &usvg::fontdb::Database, mut budget: usize) -> usvg::fontdb::Database {
+    use usvg::fontdb::Source;
+    let mut db = usvg::fontdb::Database::new();
+    let mut files = std::collections::HashSet::new();
+    for face in system.faces() {
+        match &face.source {
+            Source::File(path) => {
+                if !files.insert(path.clone()) {
+                    continue; // another face of a collection already loaded it
+                }
+                match std::fs::read(path) {
+                    Ok(data) if data.len() <= budget => {
+                        budget -= data.len();
+                        db.load_font_data(data);
+                    }
+                    _ => {
+                        db.load_font_source(Source::File(path.clone()));
+                    }
+                }
+            }
+            other => {
+                db.load_font_source(other.clone());
+            }
+        }
+    }
+    db
 }
 
 /// The board of a mail about `game`: `svg` as a PNG [`MAIL_WIDTH`] wide within
@@ -122,6 +160,32 @@ mod tests {
         let small = super::png(SVG, 100.0, MAX_PNG_BYTES).expect("a png");
         let width = u32::from_be_bytes([small[16], small[17], small[18], small[19]]);
         assert_eq!(width, 100);
+    }
+
+    #[test]
+    fn fonts_are_held_in_memory_within_the_budget() {
+        use usvg::fontdb::Source;
+        let mut system = usvg::fontdb::Database::new();
+        system.load_system_fonts();
+        let files = system
+            .faces()
+            .filter(|f| matches!(f.source, Source::File(_)))
+            .count();
+        let all = in_memory(&system, usize::MAX);
+        assert_eq!(all.len(), system.len(), "every face is kept");
+        assert!(
+            all.faces().all(|f| !matches!(f.source, Source::File(_))),
+            "no face is read from its file again"
+        );
+        let none = in_memory(&system, 0);
+        assert_eq!(none.len(), system.len());
+        assert_eq!(
+            none.faces()
+                .filter(|f| matches!(f.source, Source::File(_)))
+                .count(),
+            files,
+            "beyond the budget, fonts stay files"
+        );
     }
 
     #[test]

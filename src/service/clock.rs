@@ -104,7 +104,9 @@ impl ClockSettings {
                 ));
             }
             if b.initial_secs > b.cap_secs || b.credit_secs > b.cap_secs {
-                return bad("the bank's initial_secs and credit_secs must not exceed its cap_secs".into());
+                return bad(
+                    "the bank's initial_secs and credit_secs must not exceed its cap_secs".into(),
+                );
             }
         }
         if self.reminders_secs.len() > MAX_REMINDERS
@@ -311,7 +313,12 @@ pub async fn tick(svc: &Services) -> Result<usize> {
 }
 
 /// Plays the timeouts due in one game, or queues its due reminders.
-async fn handle(svc: &Services, conn: &mut Conn, game_id: Uuid, now: DateTime<Utc>) -> Result<bool> {
+async fn handle(
+    svc: &Services,
+    conn: &mut Conn,
+    game_id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<bool> {
     if !store_clocks::claim(conn, game_id).await? {
         return Ok(false);
     }
@@ -344,7 +351,10 @@ async fn handle(svc: &Services, conn: &mut Conn, game_id: Uuid, now: DateTime<Ut
         return Ok(true);
     }
     let mut reminded = !stale.is_empty();
-    for d in rows.iter().filter(|d| d.remind_at.is_some_and(|r| r <= now)) {
+    for d in rows
+        .iter()
+        .filter(|d| d.remind_at.is_some_and(|r| r <= now))
+    {
         let notice = [(d.seat, Compose::notice(d.seat, Notice::Reminder))];
         let mail = super::mail::game_mail(svc, &game, &players, &users, &notice)?;
         store::outbox::enqueue(conn, &mail).await?;
@@ -506,11 +516,20 @@ mod tests {
         // Quick decision: +1 h credit.
         assert_eq!(s.bank_after(None, at(0), at(34), at(2)), Some(11 * 3600));
         // 30 h for a 24 h decision: 6 h from the bank, then +1 h.
-        assert_eq!(s.bank_after(Some(10 * 3600), at(0), at(34), at(30)), Some(5 * 3600));
+        assert_eq!(
+            s.bank_after(Some(10 * 3600), at(0), at(34), at(30)),
+            Some(5 * 3600)
+        );
         // Never above the cap, never below zero.
-        assert_eq!(s.bank_after(Some(12 * 3600), at(0), at(36), at(1)), Some(12 * 3600));
+        assert_eq!(
+            s.bank_after(Some(12 * 3600), at(0), at(36), at(1)),
+            Some(12 * 3600)
+        );
         assert_eq!(s.bank_after(Some(3600), at(0), at(25), at(25)), Some(3600));
-        assert_eq!(settings(None).bank_after(Some(5), at(0), at(24), at(1)), None);
+        assert_eq!(
+            settings(None).bank_after(Some(5), at(0), at(24), at(1)),
+            None
+        );
     }
 
     #[test]
@@ -541,7 +560,10 @@ mod tests {
             json!("daily"),
         ] {
             assert!(
-                matches!(ClockSettings::parse(Some(&bad)), Err(ServiceError::Invalid(_))),
+                matches!(
+                    ClockSettings::parse(Some(&bad)),
+                    Err(ServiceError::Invalid(_))
+                ),
                 "{bad}"
             );
         }

@@ -6,17 +6,17 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::chance;
-use super::submit::{Play, lifecycle_event};
 use super::clock::ClockSettings;
+use super::submit::{Play, lifecycle_event};
 use super::views::{
-    ActorView, DeadlineView, EventPage, EventView, GameList, GameView, LegalActionView, OutcomeView,
-    RulesetOption, RulesetView, SeatView, StateView,
+    ActorView, DeadlineView, EventPage, EventView, GameList, GameView, LegalActionView,
+    OutcomeView, RulesetOption, RulesetView, SeatView, StateView,
 };
 use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::{Game as Ruleset, Viewer};
-use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::clocks::Deadline;
+use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {

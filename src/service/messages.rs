@@ -20,6 +20,9 @@ use crate::store::messages::{Message, NewMessage};
 use crate::store::models::GameStatus;
 use crate::store::{self, Conn};
 
+/// The version announced on the games' channel when something other than a turn changed
+/// (a message was posted): pages that follow the game look again.
+pub const LOOK_AGAIN: i64 = -1;
 /// The longest message, in characters (the database checks it too).
 pub const MAX_CHARS: usize = 2000;
 /// Messages one sender may post in one game within a minute…
@@ -198,6 +201,8 @@ pub(crate) async fn post_in(
         .collect();
     let rows = super::mail::game_mail(svc, &game, &players, &users, &notices)?;
     store::outbox::enqueue(conn, &rows).await?;
+    // Open game pages look again (at commit); each shows only what its reader may read.
+    store::games::notify(conn, game.id, LOOK_AGAIN).await?;
     let name = players
         .iter()
         .find(|p| p.seat == seat)
@@ -258,6 +263,24 @@ pub async fn list(
             .collect(),
         next,
     })
+}
+
+/// The latest `limit` messages `user` may read in a game, oldest first (the game page's
+/// table talk). The caller has checked that `user` holds a seat.
+pub async fn latest(
+    svc: &Services,
+    user: Uuid,
+    game_id: Uuid,
+    limit: i64,
+) -> Result<Vec<MessageView>> {
+    let mut conn = svc.conn().await?;
+    let mut rows = store::messages::latest_for(&mut conn, game_id, user, limit).await?;
+    rows.reverse();
+    Ok(rows
+        .into_iter()
+        .filter(|(m, _)| m.visible_to(user))
+        .map(|(m, name)| view(&m, name))
+        .collect())
 }
 
 #[cfg(test)]

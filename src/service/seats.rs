@@ -25,7 +25,6 @@ pub const VACATION_DAYS_PER_YEAR: i32 = 30;
 
 type Locked = (Game, Vec<SeatPlayer>, Vec<User>);
 
-
 /// The locked, active game with its players, and the caller's seat in it.
 async fn lock_seat(conn: &mut Conn, user: Uuid, game_id: Uuid) -> Result<(Locked, i32)> {
     let locked = store::games::lock_with_players(conn, game_id)
@@ -103,7 +102,10 @@ pub async fn back(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView>
         play.log(
             "back",
             json!({"seat": seat}),
-            format!("{} is back and plays their own seat again", name_of(players, seat)),
+            format!(
+                "{} is back and plays their own seat again",
+                name_of(players, seat)
+            ),
         );
         let before = game.to_act.clone();
         play.commit(svc, conn, game, &before, players, users, vec![])
@@ -124,7 +126,9 @@ pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameVie
         let now = svc.clock.now();
         let sc = seat_clock(&mut seats, seat)?;
         if sc.resigned_at.is_some() {
-            return Err(ServiceError::NotNow("you have already resigned from this game".into()));
+            return Err(ServiceError::NotNow(
+                "you have already resigned from this game".into(),
+            ));
         }
         sc.resigned_at = Some(now);
         store_clocks::save_seat(conn, game.id, sc).await?;
@@ -172,7 +176,9 @@ pub async fn abort(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView
         let mut seats = store_clocks::seat_clocks(conn, game.id).await?;
         let sc = seat_clock(&mut seats, seat)?;
         if sc.abort_vote {
-            return Err(ServiceError::NotNow("you have already voted to abort this game".into()));
+            return Err(ServiceError::NotNow(
+                "you have already voted to abort this game".into(),
+            ));
         }
         sc.abort_vote = true;
         store_clocks::save_seat(conn, game.id, sc).await?;
@@ -267,7 +273,10 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
             .ok()
             .filter(|s| (0..game.seat_count).contains(s))
             .ok_or_else(|| {
-                ServiceError::Invalid(format!("seat must be between 0 and {}", game.seat_count - 1))
+                ServiceError::Invalid(format!(
+                    "seat must be between 0 and {}",
+                    game.seat_count - 1
+                ))
             })?;
         let mut seats = store_clocks::seat_clocks(conn, game.id).await?;
         let sc = seat_clock(&mut seats, seat)?;
@@ -297,7 +306,10 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
         play.log(
             "taken_over",
             json!({"seat": seat, "user_id": user}),
-            format!("{} took over seat {seat} from {before}", name_of(&players, seat)),
+            format!(
+                "{} took over seat {seat} from {before}",
+                name_of(&players, seat)
+            ),
         );
         let to_act = game.to_act.clone();
         play.commit(svc, conn, &mut game, &to_act, &players, &users, vec![])
@@ -325,7 +337,12 @@ pub struct VacationView {
 }
 
 fn vacation_view(
-    row: Option<(Option<DateTime<Utc>>, Option<DateTime<Utc>>, Option<i32>, i32)>,
+    row: Option<(
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        Option<i32>,
+        i32,
+    )>,
     now: DateTime<Utc>,
 ) -> VacationView {
     let (from, until, year, days) = row.unwrap_or((None, None, None, 0));
@@ -381,7 +398,9 @@ pub async fn set_vacation(
         let old = old_from.zip(old_until);
         let used = if year == Some(now.year()) { days } else { 0 };
         let new = match wanted {
-            None => old.filter(|(_, u)| *u > now).map(|(f, _)| (f.min(now), now)),
+            None => old
+                .filter(|(_, u)| *u > now)
+                .map(|(f, _)| (f.min(now), now)),
             Some(ref v) => {
                 if v.until <= v.from || v.until <= now {
                     return Err(ServiceError::Invalid(
@@ -448,7 +467,11 @@ mod tests {
             (Some((at(1), at(2))), 2 * 3600),
         ] {
             let due = due_at(at(0), allowance, vacation);
-            assert_eq!(allowance_of(at(0), due, vacation), allowance, "{vacation:?}");
+            assert_eq!(
+                allowance_of(at(0), due, vacation),
+                allowance,
+                "{vacation:?}"
+            );
         }
     }
 }

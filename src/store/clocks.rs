@@ -189,7 +189,14 @@ pub async fn claim(conn: &mut Conn, game: Uuid) -> QueryResult<bool> {
 pub async fn vacation(
     conn: &mut Conn,
     user: Uuid,
-) -> QueryResult<Option<(Option<DateTime<Utc>>, Option<DateTime<Utc>>, Option<i32>, i32)>> {
+) -> QueryResult<
+    Option<(
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        Option<i32>,
+        i32,
+    )>,
+> {
     users::table
         .find(user)
         .select((

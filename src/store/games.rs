@@ -290,7 +290,9 @@ pub async fn seat_players_of(
         .await?;
     Ok(rows
         .into_iter()
-        .map(|(g, seat, user_id, name, from, until)| (g, seat_player((seat, user_id, name, from, until))))
+        .map(|(g, seat, user_id, name, from, until)| {
+            (g, seat_player((seat, user_id, name, from, until)))
+        })
         .collect())
 }
 

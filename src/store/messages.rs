@@ -113,6 +113,30 @@ pub async fn page_for(
         .await
 }
 
+/// The latest `limit` messages of a game that `user` may read (sent by them, to them, or to
+/// the whole table), newest first, each with its sender's name.
+pub async fn latest_for(
+    conn: &mut Conn,
+    game: Uuid,
+    user: Uuid,
+    limit: i64,
+) -> QueryResult<Vec<(Message, String)>> {
+    messages::table
+        .inner_join(users::table.on(users::id.eq(messages::from_user)))
+        .filter(messages::game_id.eq(game))
+        .filter(
+            messages::to_user
+                .is_null()
+                .or(messages::from_user.eq(user))
+                .or(messages::to_user.eq(user)),
+        )
+        .order(messages::id.desc())
+        .limit(limit)
+        .select((Message::as_select(), users::display_name))
+        .load(conn)
+        .await
+}
+
 /// One message with its sender's name (for the mail that relays it).
 pub async fn get(conn: &mut Conn, game: Uuid, id: i64) -> QueryResult<Option<(Message, String)>> {
     messages::table

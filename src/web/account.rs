@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::pages::{me, me_json, page, see_other, to_sign_in};
+use super::pages::{form_sender, me, me_json, page, see_other, to_sign_in};
 use super::session;
 use super::{PageError, render};
 use crate::service::{ServiceError, Services, users};
@@ -86,10 +86,7 @@ pub async fn save_settings(
     svc: web::Data<Services>,
     form: web::Form<SettingsForm>,
 ) -> Page {
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
-        return Err(PageError::forbidden_form());
-    }
-    let Some(user) = me(&req, &svc).await? else {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in("/settings"));
     };
     let refused = |e: ServiceError| match e {
@@ -123,10 +120,7 @@ pub async fn resend_verification(
     svc: web::Data<Services>,
     form: web::Form<CsrfOnly>,
 ) -> Page {
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
-        return Err(PageError::forbidden_form());
-    }
-    let Some(user) = me(&req, &svc).await? else {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in("/settings"));
     };
     match users::resend_verification(&svc, user.id).await {

@@ -250,9 +250,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/new", web::get().to(tables::new_game_page))
         .route("/games/new", web::post().to(tables::create))
         .route("/games/{id}/join", web::post().to(tables::join))
-        .route("/games/{id}/seat/{what}", web::post().to(tables::seat_action))
+        .route(
+            "/games/{id}/seat/{what}",
+            web::post().to(tables::seat_action),
+        )
         .route("/games/{id}", web::get().to(pages::game))
         .route("/games/{id}/act", web::post().to(pages::act))
+        .route("/games/{id}/say", web::post().to(pages::say))
         .route("/games/{id}/log", web::get().to(pages::log))
         .route("/games/{id}/live", web::get().to(pages::live))
         .route("/assets/app.css", web::get().to(style))

@@ -19,7 +19,7 @@ use crate::rules::present::name_seats;
 use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
 use crate::service::mail::names_by_seat;
 use crate::service::views::GameView;
-use crate::service::{ServiceError, Services, games, submit, users};
+use crate::service::{ServiceError, Services, games, messages, submit, users};
 use crate::store;
 use crate::store::models::{Game, GameStatus};
 
@@ -27,6 +27,8 @@ type Page = Result<HttpResponse, PageError>;
 
 /// Entries of the log shown on the game page (the whole log has its own page).
 const LOG_ON_PAGE: i64 = 40;
+/// Table-talk messages shown on a game page (the latest; the API pages through them all).
+const TALK_ON_PAGE: i64 = 30;
 /// How long one event stream lasts before the browser reconnects (it does so by itself).
 const STREAM_LIFETIME: Duration = Duration::from_secs(600);
 const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -64,6 +66,19 @@ fn encode(text: &str) -> String {
         }
     }
     out
+}
+
+/// The signed-in user who sent a page's form, once its CSRF token is checked (a forged or
+/// stale form is refused with a page); `None` if nobody is signed in.
+pub(super) async fn form_sender(
+    req: &HttpRequest,
+    svc: &Services,
+    csrf: &str,
+) -> Result<Option<crate::store::models::User>, PageError> {
+    if !session::csrf_ok(req, svc, csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    me(req, svc).await
 }
 
 pub(super) async fn me(
@@ -470,6 +485,10 @@ async fn game_context(
         .iter()
         .map(|e| json!({"seq": e.seq, "text": name_seats(&event_view(e, viewer).description, &names)}))
         .collect();
+    let talk = match seat {
+        Some(_) => talk_context(svc, game, players, user, &names).await?,
+        None => json!(null),
+    };
     let (deadlines, seat_clocks) = if active {
         let mut conn = svc.conn().await?;
         let deadlines = games::deadlines_of(&mut conn, game).await?;
@@ -481,7 +500,12 @@ async fn game_context(
         (vec![], vec![])
     };
     let when = |t: chrono::DateTime<chrono::Utc>| t.format("%a %-d %b %Y, %H:%M UTC").to_string();
-    let due = |s: i32| deadlines.iter().find(|d| d.seat == s).map(|d| when(d.due_at));
+    let due = |s: i32| {
+        deadlines
+            .iter()
+            .find(|d| d.seat == s)
+            .map(|d| when(d.due_at))
+    };
     let mine = seat.and_then(|s| seat_clocks.iter().find(|c| c.seat == s));
     let now = svc.clock.now();
     let outcome = outcome_view(&game.outcome);
@@ -531,11 +555,102 @@ async fn game_context(
         "choices": choices,
         "log": log,
         "log_more": (total - entries.len() as i64).max(0),
+        "talk": talk,
         "outcome": outcome.map(|o| json!({
             "summary": o.summary,
             "winners": o.winners.iter().filter_map(|w| names.get(usize::try_from(*w).ok()?).cloned()).collect::<Vec<_>>(),
         })),
     }))
+}
+
+/// Table talk as a seated player's page shows it: the latest messages they may read, and
+/// whom they may write to (the table while the game is open or active, or one other seat
+/// that a person holds).
+async fn talk_context(
+    svc: &Services,
+    game: &Game,
+    players: &[store::models::SeatPlayer],
+    user: &crate::store::models::User,
+    names: &[String],
+) -> Result<Value, PageError> {
+    let messages = messages::latest(svc, user.id, game.id, TALK_ON_PAGE).await?;
+    let me = seat_of(players, user.id);
+    let name = |s: i32| {
+        usize::try_from(s)
+            .ok()
+            .and_then(|s| names.get(s).cloned())
+            .unwrap_or_else(|| format!("seat {s}"))
+    };
+    let open = matches!(game.status(), GameStatus::Open | GameStatus::Active);
+    let people = if open {
+        let ids: Vec<Uuid> = players.iter().map(|p| p.user_id).collect();
+        let mut conn = svc.conn().await?;
+        let users = store::users::by_ids(&mut conn, &ids)
+            .await
+            .map_err(ServiceError::from)?;
+        players
+            .iter()
+            .filter(|p| Some(p.seat) != me)
+            .filter(|p| users.iter().any(|u| u.id == p.user_id && !u.is_bot))
+            .map(|p| json!({"seat": p.seat, "name": name(p.seat)}))
+            .collect::<Vec<_>>()
+    } else {
+        vec![]
+    };
+    let when = |t: chrono::DateTime<chrono::Utc>| t.format("%-d %b, %H:%M UTC").to_string();
+    Ok(json!({
+        "open": open,
+        "to": people,
+        "max_chars": messages::MAX_CHARS,
+        "messages": messages.iter().map(|m| json!({
+            "from": if Some(m.from_seat) == me { "You".to_owned() } else { m.from_name.clone() },
+            "to": match m.to_seat {
+                None => "the table".to_owned(),
+                Some(s) if Some(s) == me => "you".to_owned(),
+                Some(s) => name(s),
+            },
+            "private": m.to_seat.is_some(),
+            "at": when(m.created_at),
+            "body": m.body,
+        })).collect::<Vec<_>>(),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct SayForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    body: String,
+    /// A seat number for a private message; empty or absent for the whole table.
+    #[serde(default)]
+    to: String,
+}
+
+/// `POST /games/{id}/say`: posts a table-talk message (to the table, or privately to `to`).
+pub async fn say(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    path: web::Path<String>,
+    form: web::Form<SayForm>,
+) -> Page {
+    let id = game_id(&path)?;
+    let here = format!("/games/{id}");
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
+        return Ok(to_sign_in(&here));
+    };
+    let to = match form.to.trim() {
+        "" => None,
+        seat => Some(seat.parse::<i64>().map_err(|_| {
+            PageError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Whom to write to?",
+                "Choose the table or one of the players from the list.",
+            )
+        })?),
+    };
+    messages::post(&svc, user.id, id, to, &form.body, None).await?;
+    Ok(see_other(&format!("{here}#talk-title")))
 }
 
 #[derive(Deserialize)]
@@ -555,10 +670,7 @@ pub async fn act(
 ) -> Page {
     let id = game_id(&path)?;
     let here = format!("/games/{id}");
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
-        return Err(PageError::forbidden_form());
-    }
-    let Some(user) = me(&req, &svc).await? else {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in(&here));
     };
     let (Some(version), Some(choice)) = (form.version, form.choice) else {

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use super::pages::{me, me_json, page, see_other, to_sign_in};
+use super::pages::{form_sender, me, me_json, page, see_other, to_sign_in};
 use super::session;
 use super::{PageError, render};
 use crate::service::{ServiceError, Services, games, invitations};
@@ -189,7 +189,9 @@ pub async fn create(
     let not_started = |m: &str| PageError::new(StatusCode::UNPROCESSABLE_ENTITY, "Not started", m);
     let bots: i64 = match get("bots").trim() {
         "" => 0,
-        n => n.parse().map_err(|_| not_started("Say how many bots take a seat."))?,
+        n => n
+            .parse()
+            .map_err(|_| not_started("Say how many bots take a seat."))?,
     };
     let clock = match get("clock_hours").trim() {
         "" | "0" => None,
@@ -233,10 +235,7 @@ pub async fn join(
     form: web::Form<JoinForm>,
 ) -> Page {
     let id: Uuid = path.parse().map_err(|_| PageError::not_found())?;
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
-        return Err(PageError::forbidden_form());
-    }
-    let Some(user) = me(&req, &svc).await? else {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in(&format!("/games/{id}")));
     };
     games::join(&svc, user.id, id, None).await?;
@@ -253,10 +252,7 @@ pub async fn seat_action(
 ) -> Page {
     let (id, what) = path.into_inner();
     let id: Uuid = id.parse().map_err(|_| PageError::not_found())?;
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
-        return Err(PageError::forbidden_form());
-    }
-    let Some(user) = me(&req, &svc).await? else {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in(&format!("/games/{id}")));
     };
     match what.as_str() {

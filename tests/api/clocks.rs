@@ -78,7 +78,10 @@ async fn log(app: &TestApp, id: Uuid, who: &Player) -> Vec<Value> {
     let mut after = 0;
     loop {
         let page = app
-            .get(&format!("/v1/games/{id}/events?after={after}&limit=1000"), who)
+            .get(
+                &format!("/v1/games/{id}/events?after={after}&limit=1000"),
+                who,
+            )
             .await
             .expect(200);
         let entries = page["entries"].as_array().unwrap().clone();
@@ -169,7 +172,14 @@ async fn a_game_where_one_player_never_acts_still_ends_and_each_timeout_is_logge
     let bob = app.register("Bob").await;
     let cat = app.register("Cat").await;
     let clock_json = json!({"per_decision_secs": HOUR, "absent_after": 2});
-    let id = create(&app, &[ann.clone(), bob.clone(), cat.clone()], "bag-of-fate", clock_json.clone(), 0).await;
+    let id = create(
+        &app,
+        &[ann.clone(), bob.clone(), cat.clone()],
+        "bag-of-fate",
+        clock_json.clone(),
+        0,
+    )
+    .await;
     let g = game(&app, id, &ann).await;
     assert_eq!(g["clock"]["per_decision_secs"], HOUR);
     assert_eq!(g["clock"]["absent_after"], 2);
@@ -179,7 +189,10 @@ async fn a_game_where_one_player_never_acts_still_ends_and_each_timeout_is_logge
     assert_eq!(deadlines[0]["seat"], g["to_act"][0]);
 
     let mut picker = Picker::new(16);
-    let end = play_with_timeouts(&app, &clock, id, &[&ann, &bob], &ann, &mut picker, |_| false).await;
+    let end = play_with_timeouts(&app, &clock, id, &[&ann, &bob], &ann, &mut picker, |_| {
+        false
+    })
+    .await;
     assert_eq!(end["status"], "finished", "{end}");
     let _ = stop.send(true);
     second.await.unwrap();
@@ -187,7 +200,11 @@ async fn a_game_where_one_player_never_acts_still_ends_and_each_timeout_is_logge
     let cat_seat = seat_of(&end, &cat);
     let entries = log(&app, id, &ann).await;
     let seqs: Vec<i64> = entries.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
-    assert_eq!(seqs, (1..=seqs.len() as i64).collect::<Vec<_>>(), "a contiguous log");
+    assert_eq!(
+        seqs,
+        (1..=seqs.len() as i64).collect::<Vec<_>>(),
+        "a contiguous log"
+    );
     let timed_out: Vec<usize> = entries
         .iter()
         .enumerate()
@@ -200,7 +217,10 @@ async fn a_game_where_one_player_never_acts_still_ends_and_each_timeout_is_logge
     for &i in &timed_out {
         assert_eq!(entries[i]["action"]["seat"], cat_seat);
         let next = &entries[i + 1];
-        assert_eq!(next["kind"], "timeout", "the default action follows: {next}");
+        assert_eq!(
+            next["kind"], "timeout",
+            "the default action follows: {next}"
+        );
         assert_eq!(next["actor"]["seat"], cat_seat);
     }
     let absent: Vec<usize> = entries
@@ -225,7 +245,11 @@ async fn a_game_where_one_player_never_acts_still_ends_and_each_timeout_is_logge
         "Cat never acted"
     );
     assert_eq!(end["seats"][cat_seat as usize]["played_by_bot"], true);
-    assert_eq!(app.count("deadlines").await, 0, "a finished game has no deadlines");
+    assert_eq!(
+        app.count("deadlines").await,
+        0,
+        "a finished game has no deadlines"
+    );
 }
 
 #[tokio::test]
@@ -261,7 +285,10 @@ async fn an_absent_player_who_comes_back_gets_the_seat_back() {
         let g = game(&app, id, &ann).await;
         assert_eq!(g["status"], "active");
         if waits(&g, bob_seat) {
-            assert!(act(&app, id, &bob, &mut picker).await, "Bob plays his own seat");
+            assert!(
+                act(&app, id, &bob, &mut picker).await,
+                "Bob plays his own seat"
+            );
             let entries = log(&app, id, &ann).await;
             assert!(entries.iter().any(|e| e["kind"] == "back"));
             let last_bob = entries
@@ -292,9 +319,17 @@ async fn a_vacation_moves_the_deadline_by_exactly_the_pause() {
     .await;
     let g = game(&app, id, &ann).await;
     let seat = g["to_act"][0].as_i64().unwrap();
-    let who = if seat_of(&g, &ann) == seat { &ann } else { &bob };
+    let who = if seat_of(&g, &ann) == seat {
+        &ann
+    } else {
+        &bob
+    };
     let due = |g: &Value| -> DateTime<Utc> {
-        g["deadlines"][0]["due_at"].as_str().unwrap().parse().unwrap()
+        g["deadlines"][0]["due_at"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
     let d0 = due(&g);
     let from = (Utc::now() + Span::hours(1)).trunc_subsecs(0);
@@ -319,9 +354,15 @@ async fn a_vacation_moves_the_deadline_by_exactly_the_pause() {
     let shown: DateTime<Utc> = away["until"].as_str().unwrap().parse().unwrap();
     assert_eq!(shown, until);
     // Back early, before it began: no pause at all.
-    app.request(Method::DELETE, "/v1/me/vacation", Some(&who.token), None, &[])
-        .await
-        .expect(200);
+    app.request(
+        Method::DELETE,
+        "/v1/me/vacation",
+        Some(&who.token),
+        None,
+        &[],
+    )
+    .await
+    .expect(200);
     let seen = game(&app, id, &ann).await;
     assert_eq!(due(&seen), d0);
     assert!(seen["seats"][seat as usize]["away"].is_null());
@@ -374,7 +415,10 @@ async fn reminders_arrive_once_per_point_with_the_turn_mail_s_content() {
     let text = text_of(&first);
     assert!(text.contains("== Your choices =="), "{text}");
     assert!(text.contains("Decide by"), "{text}");
-    assert!(reply_address(&first).is_some(), "a reminder can be answered like a turn mail");
+    assert!(
+        reply_address(&first).is_some(),
+        "a reminder can be answered like a turn mail"
+    );
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(reminders(&smtp).len(), 1, "one reminder per point");
     clock.advance(Span::minutes(22 * 60 + 30));
@@ -382,7 +426,11 @@ async fn reminders_arrive_once_per_point_with_the_turn_mail_s_content() {
     wait_for_mail_where(&smtp, me, seen, |m| m.subject().contains("reminder")).await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(reminders(&smtp).len(), 2);
-    assert_eq!(game(&app, id, me).await["version"], g["version"], "nothing timed out yet");
+    assert_eq!(
+        game(&app, id, me).await["version"],
+        g["version"],
+        "nothing timed out yet"
+    );
 }
 
 #[tokio::test]
@@ -390,7 +438,14 @@ async fn resigning_ends_a_two_seat_game_and_hands_a_four_seat_seat_to_the_bot() 
     let app = spawn_app_with(|_| {}).await;
     let ann = app.register("Ann").await;
     let bob = app.register("Bob").await;
-    let id = create(&app, &[ann.clone(), bob.clone()], "bag-of-fate", Value::Null, 0).await;
+    let id = create(
+        &app,
+        &[ann.clone(), bob.clone()],
+        "bag-of-fate",
+        Value::Null,
+        0,
+    )
+    .await;
     let g = app
         .post(&format!("/v1/games/{id}/resign"), &bob, &json!({}))
         .await
@@ -466,11 +521,18 @@ async fn every_player_must_vote_to_abort() {
     assert_eq!(g["status"], "abandoned");
     assert!(g["to_act"].as_array().unwrap().is_empty());
     let entries = log(&app, id, &players[0]).await;
-    assert_eq!(entries.iter().filter(|e| e["kind"] == "abort_vote").count(), 3);
+    assert_eq!(
+        entries.iter().filter(|e| e["kind"] == "abort_vote").count(),
+        3
+    );
     assert_eq!(entries.last().unwrap()["kind"], "aborted");
-    app.post(&format!("/v1/games/{id}/actions"), &players[0], &json!({"actions": [{}]}))
-        .await
-        .expect_problem(409, "game-status");
+    app.post(
+        &format!("/v1/games/{id}/actions"),
+        &players[0],
+        &json!({"actions": [{}]}),
+    )
+    .await
+    .expect_problem(409, "game-status");
 }
 
 /// `(seq, visible_to)` of every log entry, from the database.
@@ -482,7 +544,9 @@ async fn visibility(app: &TestApp, id: Uuid) -> Vec<(i64, Option<Vec<i32>>)> {
         #[diesel(sql_type = Nullable<Array<Int4>>)]
         visible_to: Option<Vec<i32>>,
     }
-    let mut conn = AsyncPgConnection::establish(&app.database_url).await.unwrap();
+    let mut conn = AsyncPgConnection::establish(&app.database_url)
+        .await
+        .unwrap();
     let rows: Vec<Row> = diesel::sql_query(format!(
         "SELECT seq, visible_to FROM game_events WHERE game_id = '{id}' ORDER BY seq"
     ))
@@ -525,22 +589,43 @@ async fn a_replacement_takes_over_an_absent_seat_and_sees_only_what_that_seat_sa
     // The game is offered: it is listed with the open games.
     let eve = app.register("Eve").await;
     let listed = app.get("/v1/games", &eve).await.expect(200);
-    assert!(listed["games"].as_array().unwrap().iter().any(|g| g["id"] == json!(id)));
+    assert!(
+        listed["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == json!(id))
+    );
     // A seat with a player cannot be taken; a seated player cannot take another.
-    app.post(&format!("/v1/games/{id}/seats/0/take-over"), &eve, &json!({}))
-        .await
-        .expect_problem(409, "seat-unavailable");
-    app.post(&format!("/v1/games/{id}/seats/{cat_seat}/take-over"), &players[0], &json!({}))
-        .await
-        .expect_problem(409, "seat-unavailable");
+    app.post(
+        &format!("/v1/games/{id}/seats/0/take-over"),
+        &eve,
+        &json!({}),
+    )
+    .await
+    .expect_problem(409, "seat-unavailable");
+    app.post(
+        &format!("/v1/games/{id}/seats/{cat_seat}/take-over"),
+        &players[0],
+        &json!({}),
+    )
+    .await
+    .expect_problem(409, "seat-unavailable");
     let g = app
-        .post(&format!("/v1/games/{id}/seats/{cat_seat}/take-over"), &eve, &json!({}))
+        .post(
+            &format!("/v1/games/{id}/seats/{cat_seat}/take-over"),
+            &eve,
+            &json!({}),
+        )
         .await
         .expect(200);
     assert_eq!(seat_of(&g, &eve), cat_seat);
     assert_eq!(g["seats"][cat_seat as usize]["played_by_bot"], false);
     // Eve sees the seat's view (its hand) ...
-    let state = app.get(&format!("/v1/games/{id}/state"), &eve).await.expect(200);
+    let state = app
+        .get(&format!("/v1/games/{id}/state"), &eve)
+        .await
+        .expect(200);
     assert_eq!(state["seat"], cat_seat);
     let cat_view = state["view"].clone();
     assert!(!cat_view.is_null());
@@ -551,13 +636,18 @@ async fn a_replacement_takes_over_an_absent_seat_and_sees_only_what_that_seat_sa
     let mut hidden = 0;
     for ((seq, visible_to), e) in rows.iter().zip(&entries) {
         assert_eq!(e["seq"], *seq);
-        let seen = visible_to.as_ref().is_none_or(|v| v.contains(&(cat_seat as i32)));
+        let seen = visible_to
+            .as_ref()
+            .is_none_or(|v| v.contains(&(cat_seat as i32)));
         assert_eq!(e["redacted"], !seen, "entry {seq}: {e}");
         hidden += usize::from(!seen);
     }
     assert!(hidden > 0, "the game had entries hidden from the seat");
     // Cat, no longer seated, sees a spectator's view.
-    let cat_state = app.get(&format!("/v1/games/{id}/state"), cat).await.expect(200);
+    let cat_state = app
+        .get(&format!("/v1/games/{id}/state"), cat)
+        .await
+        .expect(200);
     assert!(cat_state["seat"].is_null());
 }
 
@@ -569,7 +659,10 @@ async fn clocks_are_checked_when_a_game_is_created() {
         (json!({"per_decision_secs": 60}), 0),
         (json!({"per_decision_secs": 15 * 24 * HOUR}), 0),
         (json!({"per_decision_secs": HOUR, "absent_after": 0}), 0),
-        (json!({"per_decision_secs": HOUR, "bank": {"initial_secs": 10, "credit_secs": 1, "cap_secs": 5}}), 0),
+        (
+            json!({"per_decision_secs": HOUR, "bank": {"initial_secs": 10, "credit_secs": 1, "cap_secs": 5}}),
+            0,
+        ),
         (json!({"per_decision_secs": HOUR, "tempo": "blitz"}), 0),
         (json!("daily"), 0),
     ] {
@@ -592,7 +685,11 @@ async fn clocks_are_checked_when_a_game_is_created() {
     }
     // No clock: no deadlines.
     let g = app
-        .post("/v1/games", &ann, &json!({"ruleset": "bag-of-fate", "seats": 2}))
+        .post(
+            "/v1/games",
+            &ann,
+            &json!({"ruleset": "bag-of-fate", "seats": 2}),
+        )
         .await
         .expect(201);
     assert!(g["clock"].is_null());
@@ -604,7 +701,14 @@ async fn a_due_deadline_of_a_seat_that_does_not_wait_is_dropped_and_plays_nothin
     let (app, _clock) = clocked_app().await;
     let ann = app.register("Ann").await;
     let bob = app.register("Bob").await;
-    let id = create(&app, &[ann.clone(), bob.clone()], "bag-of-fate", json!({"per_decision_secs": HOUR}), 0).await;
+    let id = create(
+        &app,
+        &[ann.clone(), bob.clone()],
+        "bag-of-fate",
+        json!({"per_decision_secs": HOUR}),
+        0,
+    )
+    .await;
     let g = game(&app, id, &ann).await;
     let idle = 1 - g["to_act"][0].as_i64().unwrap();
     app.sql(&format!(
@@ -618,7 +722,11 @@ async fn a_due_deadline_of_a_seat_that_does_not_wait_is_dropped_and_plays_nothin
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    assert_eq!(app.count("deadlines").await, 1, "only the waiting seat's deadline is left");
+    assert_eq!(
+        app.count("deadlines").await,
+        1,
+        "only the waiting seat's deadline is left"
+    );
     let after = game(&app, id, &ann).await;
     assert_eq!(after["version"], g["version"], "nothing was played");
 }
@@ -633,7 +741,14 @@ async fn one_person_plays_every_ruleset_against_bots_to_the_end() {
         let seats = r["min_seats"].as_u64().unwrap().max(2) as usize;
         // "a built-in player any game can seat at creation (so one person can try a ruleset
         // alone)": with seats - 1 bots the game starts at once.
-        let id = create(&app, std::slice::from_ref(&ann), ruleset, Value::Null, seats - 1).await;
+        let id = create(
+            &app,
+            std::slice::from_ref(&ann),
+            ruleset,
+            Value::Null,
+            seats - 1,
+        )
+        .await;
         let g = game(&app, id, &ann).await;
         assert_eq!(g["status"], "active", "{ruleset}: {g}");
         let me = seat_of(&g, &ann);
@@ -648,7 +763,11 @@ async fn one_person_plays_every_ruleset_against_bots_to_the_end() {
             if status != "active" {
                 break;
             }
-            assert_eq!(g["to_act"], json!([me]), "{ruleset}: only the person is waited for");
+            assert_eq!(
+                g["to_act"],
+                json!([me]),
+                "{ruleset}: only the person is waited for"
+            );
             act(&app, id, &ann, &mut picker).await;
         }
         assert_eq!(status, "finished", "{ruleset} reached its end");

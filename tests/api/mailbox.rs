@@ -201,7 +201,11 @@ pub async fn wait_for_mail_where(
     wanted: impl Fn(&Received) -> bool,
 ) -> Received {
     for _ in 0..1200 {
-        if let Some(m) = mail_to(smtp, who).into_iter().skip(seen).find(|m| wanted(m)) {
+        if let Some(m) = mail_to(smtp, who)
+            .into_iter()
+            .skip(seen)
+            .find(|m| wanted(m))
+        {
             return m;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;

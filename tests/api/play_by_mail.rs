@@ -10,7 +10,8 @@ use uuid::Uuid;
 use crate::helpers::{Picker, Player, TestApp};
 use crate::mailbox::{
     INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle,
-    spawn_mail_app, text_of, verdict, verdicts, verified_players, wait_for_mail, wait_for_mail_where,
+    spawn_mail_app, text_of, verdict, verdicts, verified_players, wait_for_mail,
+    wait_for_mail_where,
 };
 use crate::smtp::{Received, SmtpServer};
 
@@ -406,10 +407,8 @@ async fn a_reply_to_an_old_mail_is_played_only_if_its_list_is_still_the_list() {
     let still_mine = record["to_act"].as_array().unwrap().contains(&json!(seat));
     if v == "refused" {
         // The answer to this reply says it was refused; a turn mail sent meanwhile is not it.
-        let answer = &wait_for_mail_where(&t.smtp, me, seen, |m| {
-            m.subject().contains("Refused")
-        })
-        .await;
+        let answer =
+            &wait_for_mail_where(&t.smtp, me, seen, |m| m.subject().contains("Refused")).await;
         assert_eq!(
             t.version().await,
             version,

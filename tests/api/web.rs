@@ -1022,7 +1022,10 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
         "form[action='/register']",
         &[
             ("display_name", "Solo"),
-            ("email", &format!("solo-{}@example.test", Uuid::new_v4().simple())),
+            (
+                "email",
+                &format!("solo-{}@example.test", Uuid::new_v4().simple()),
+            ),
             ("password", "a long enough password"),
         ],
     )
@@ -1036,7 +1039,8 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
     if b.find(&format!("{form} [name='bots']")).await.is_none() {
         b.click(&summary).await;
     }
-    b.wait_for(&format!("{form} select[name='clock_hours']")).await;
+    b.wait_for(&format!("{form} select[name='clock_hours']"))
+        .await;
     b.script(&format!(
         "document.querySelector(\"{form} select[name='clock_hours']\").value = '72'; return 1"
     ))
@@ -1047,10 +1051,15 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
     b.wait_for("#game").await;
     let page = b.text_of_page().await;
     assert!(page.contains("Bot 1 — played by the bot"), "{page}");
-    assert!(page.contains("Solo (you) — to act, by "), "a deadline is shown: {page}");
+    assert!(
+        page.contains("Solo (you) — to act, by "),
+        "a deadline is shown: {page}"
+    );
     let summary = b.wait_for("#seat-title ~ details summary").await;
     b.click(&summary).await;
-    let id = b.script("return document.querySelector('#game').dataset.game").await;
+    let id = b
+        .script("return document.querySelector('#game').dataset.game")
+        .await;
     let resign = b
         .wait_for(&format!(
             "form[action='/games/{}/seat/resign'] button",
@@ -1062,4 +1071,132 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
     let page = b.text_of_page().await;
     assert!(page.contains("Solo resigned; Bot 1 wins"), "{page}");
     b.close().await;
+}
+
+/// Signs `who` in with their password in a new browser and opens `path`.
+async fn signed_in_at(
+    driver: &Driver,
+    app: &TestApp,
+    who: &Player,
+    path: &str,
+) -> crate::browser::Browser {
+    let b = driver.browser().await;
+    b.goto(&format!("{}/signin?next={path}", app.base)).await;
+    fill_and_submit(
+        &b,
+        "form[action='/signin']",
+        &[("email", &who.email), ("password", "correct horse battery")],
+    )
+    .await;
+    b.wait_for("#game").await;
+    b
+}
+
+#[tokio::test]
+async fn table_talk_on_the_page_reaches_the_table_live_and_private_words_only_their_reader() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob", "Cat"]).await;
+    let (ann, bob, cat) = (&players[0], &players[1], &players[2]);
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    let path = format!("/games/{game}");
+    let driver = Driver::start().await;
+    let a = signed_in_at(&driver, &app, ann, &path).await;
+    let b = signed_in_at(&driver, &app, bob, &path).await;
+    b.wait_for("#talk-title").await;
+    assert!(
+        b.text_of_page().await.contains("Nobody has written yet"),
+        "an empty table talk says so"
+    );
+    // Bob starts typing; his page must not lose it when it follows the talk.
+    let bob_box = b.wait_for("#say-body").await;
+    b.type_into(&bob_box, "half a thought").await;
+    b.script("window.__stayed = 'no reload'; return 1").await;
+
+    // Ann writes to the table: Bob's page shows it without a reload.
+    fill_and_submit(&a, "form.say", &[("body", "Good luck, all!")]).await;
+    a.wait_for("ol.talk li").await;
+    let seen = b.wait_for("#talk-messages ol.talk li").await;
+    assert!(!seen.is_empty());
+    let page = b.text_of_page().await;
+    assert!(page.contains("Good luck, all!"), "{page}");
+    assert!(page.contains("Ann to the table"), "{page}");
+    assert_eq!(
+        b.script("return window.__stayed || null").await,
+        json!("no reload"),
+        "Bob's page reloaded instead of following"
+    );
+    assert_eq!(
+        b.script("return document.getElementById('say-body').value")
+            .await,
+        json!("half a thought"),
+        "what Bob was typing was lost"
+    );
+
+    // Ann writes privately to Cat (the select names her): only Cat ever reads it.
+    let marker = format!("PRIVATE-{}", Uuid::new_v4().simple());
+    let cat_seat = app.get(&format!("/v1/games/{game}"), ann).await.expect(200)["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .find(|s| s["display_name"] == "Cat")
+        .and_then(|s| s["seat"].as_i64())
+        .expect("Cat's seat");
+    let option = a
+        .wait_for(&format!("#say-to option[value='{cat_seat}']"))
+        .await;
+    assert!(
+        a.text_of_page().await.contains("Cat only (private)"),
+        "the private choice names the player"
+    );
+    a.click(&option).await;
+    fill_and_submit(&a, "form.say", &[("body", &marker)]).await;
+    a.wait_for("ol.talk li.private").await;
+    assert!(
+        a.text_of_page().await.contains(&marker),
+        "the sender sees it"
+    );
+    // Bob's page is told to look again, and still shows only the table's message.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let talk = b.wait_for("#talk").await;
+    let bob_page = b.outer_html(&talk).await;
+    assert!(
+        !bob_page.contains(&marker),
+        "Bob read Cat's private message"
+    );
+    // Cat reads it on her page.
+    let c = signed_in_at(&driver, &app, cat, &path).await;
+    let cat_page = c.text_of_page().await;
+    assert!(cat_page.contains(&marker), "Cat does not see her message");
+    assert!(cat_page.contains("Ann to you (private)"), "{cat_page}");
+    // Bob's page and log, read afresh, never hold it either.
+    for page in [path.clone(), format!("{path}/log")] {
+        b.goto(&format!("{}{page}", app.base)).await;
+        let body = b.wait_for("body").await;
+        assert!(!b.outer_html(&body).await.contains(&marker), "{page}");
+    }
+
+    // An empty message is refused with a page that says why, and posts nothing.
+    let before = app
+        .count_where("messages", &format!("game_id = '{game}'"))
+        .await;
+    a.goto(&format!("{}{path}", app.base)).await;
+    a.wait_for("#say-body").await;
+    a.script("document.getElementById('say-body').removeAttribute('required'); return 1")
+        .await;
+    let send = a.wait_for("form.say button[type='submit']").await;
+    a.click(&send).await;
+    a.wait_for("h1").await;
+    assert!(
+        a.text_of_page().await.contains("empty"),
+        "the refusal says why"
+    );
+    assert_eq!(
+        app.count_where("messages", &format!("game_id = '{game}'"))
+            .await,
+        before
+    );
+    for x in [a, b, c] {
+        x.close().await;
+    }
 }

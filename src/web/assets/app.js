@@ -71,6 +71,9 @@
           var hadFocus = old.contains(document.activeElement);
           old.replaceWith(document.importNode(fresh, true));
           document.title = doc.title;
+          var talk = doc.getElementById("talk-messages");
+          var oldTalk = document.getElementById("talk-messages");
+          if (talk && oldTalk) { oldTalk.replaceWith(document.importNode(talk, true)); }
           if (hadFocus) {
             var root = gameRoot();
             var landing = root.querySelector("#choices-title") || root.querySelector("h1");
