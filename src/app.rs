@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::dev::Server;
+use actix_web::http::header;
 use actix_web::{App, HttpServer, web};
 use anyhow::Context;
 use tokio::sync::watch;
@@ -159,7 +160,13 @@ impl Application {
         let live = crate::web::live::Live::start(database_url.to_owned());
         let deadlines =
             (settings.clock_poll_ms > 0).then(|| (services.clone(), settings.clock_poll_ms));
-        let server = server(listener, services, live, settings.body_limit)?;
+        let server = server(
+            listener,
+            services,
+            live,
+            settings.body_limit,
+            std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
+        )?;
         Ok(Application {
             port,
             server,
@@ -283,6 +290,7 @@ fn server(
     services: Services,
     live: crate::web::live::Live,
     body_limit: usize,
+    body_timeout: std::time::Duration,
 ) -> anyhow::Result<Server> {
     let data = web::Data::new(services);
     let live = web::Data::new(live);
@@ -290,7 +298,20 @@ fn server(
         let (app, api) = http::routes(
             App::new()
                 .wrap(actix_web::middleware::from_fn(crate::web::sign_in_links))
+                .wrap(actix_web::middleware::from_fn(
+                    http::deadline::body_deadline,
+                ))
+                .app_data(web::Data::new(http::deadline::BodyTimeout(body_timeout)))
                 .wrap(http::problem_errors())
+                // On every response unless it says otherwise: nothing is sniffed, no address
+                // (with its tokens) leaks to other sites, and nothing is kept by caches (API
+                // answers are one user's; tokens are answered).
+                .wrap(
+                    actix_web::middleware::DefaultHeaders::new()
+                        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+                        .add((header::REFERRER_POLICY, "no-referrer"))
+                        .add((header::CACHE_CONTROL, "no-store")),
+                )
                 // The path only: query strings carry sign-in and unsubscribe tokens.
                 .wrap(
                     actix_web::middleware::Logger::new("%{method}xi %U %s %Dms")
@@ -310,7 +331,11 @@ fn server(
         app.service(http::swagger_ui(api))
             .route("/docs", web::get().to(http::docs_redirect))
             .configure(crate::web::routes)
+            .default_service(web::to(http::methods::no_route))
     })
+    // The head of a request within the deadline too (a connection that never finishes its
+    // headers is answered 408 and closed).
+    .client_request_timeout(body_timeout)
     .listen(listener)?
     // `Application::run` handles the signals, to stop the mail worker first.
     .disable_signals()

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
+/// The shortest JWT secret accepted: a shorter HMAC key can be guessed offline from any token.
+pub const MIN_SECRET_BYTES: usize = 32;
+
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = ".turnpost";
 
@@ -27,6 +30,9 @@ pub struct Settings {
     pub jwt_ttl_secs: i64,
     /// Largest accepted request body in bytes (`TURNPOST_BODY_LIMIT`).
     pub body_limit: usize,
+    /// Seconds a client has to send a request's head, and then its whole body
+    /// (`TURNPOST_BODY_TIMEOUT_SECS`); a connection that takes longer is answered 408 and closed.
+    pub body_timeout_secs: u64,
     /// The service's public address, for links (`TURNPOST_PUBLIC_URL`).
     pub public_url: Option<String>,
     /// Run database migrations at start (`TURNPOST_MIGRATE`, default true).
@@ -125,6 +131,7 @@ impl fmt::Debug for Settings {
             .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<hidden>"))
             .field("jwt_ttl_secs", &self.jwt_ttl_secs)
             .field("body_limit", &self.body_limit)
+            .field("body_timeout_secs", &self.body_timeout_secs)
             .field("public_url", &self.public_url)
             .field("migrate", &self.migrate)
             .field(
@@ -167,6 +174,7 @@ impl Default for Settings {
             jwt_secret: None,
             jwt_ttl_secs: 7 * 24 * 3600,
             body_limit: 64 * 1024,
+            body_timeout_secs: 20,
             public_url: None,
             migrate: true,
             mail: MailSettings::default(),
@@ -188,6 +196,7 @@ struct FileSettings {
     jwt_secret: Option<String>,
     jwt_ttl_secs: Option<i64>,
     body_limit: Option<usize>,
+    body_timeout_secs: Option<u64>,
     public_url: Option<String>,
     migrate: Option<bool>,
     smtp_url: Option<String>,
@@ -246,6 +255,9 @@ impl Settings {
         }
         if let Some(v) = f.body_limit {
             self.body_limit = v;
+        }
+        if let Some(v) = f.body_timeout_secs {
+            self.body_timeout_secs = v;
         }
         if f.public_url.is_some() {
             self.public_url = f.public_url;
@@ -331,6 +343,9 @@ impl Settings {
         if let Some(v) = var("TURNPOST_BODY_LIMIT") {
             self.body_limit = parse("TURNPOST_BODY_LIMIT", v)?;
         }
+        if let Some(v) = var("TURNPOST_BODY_TIMEOUT_SECS") {
+            self.body_timeout_secs = parse("TURNPOST_BODY_TIMEOUT_SECS", v)?;
+        }
         if let Some(v) = var("TURNPOST_PUBLIC_URL") {
             self.public_url = Some(v);
         }
@@ -411,12 +426,20 @@ impl Settings {
     /// The JWT key: configured, or generated once and kept in `<data-dir>/jwt-secret`.
     pub fn jwt_key(&self) -> anyhow::Result<Vec<u8>> {
         if let Some(secret) = &self.jwt_secret {
+            if secret.len() < MIN_SECRET_BYTES {
+                bail!(
+                    "TURNPOST_JWT_SECRET (jwt_secret) has {} bytes; at least {MIN_SECRET_BYTES} \
+                     are needed, for example `openssl rand -hex 32` (or leave it unset to have \
+                     one generated into the data directory)",
+                    secret.len()
+                );
+            }
             return Ok(secret.as_bytes().to_vec());
         }
         let path = self.data_dir.join("jwt-secret");
         if let Ok(existing) = std::fs::read_to_string(&path) {
             let existing = existing.trim();
-            if existing.len() >= 32 {
+            if existing.len() >= MIN_SECRET_BYTES {
                 return Ok(existing.as_bytes().to_vec());
             }
         }
@@ -462,6 +485,20 @@ mod tests {
             .apply_env(|k| (k == "TURNPOST_BODY_LIMIT").then(|| "lots".into()))
             .unwrap_err();
         assert!(err.to_string().contains("TURNPOST_BODY_LIMIT"));
+    }
+
+    /// Issue 20: "a minimum secret length".
+    #[test]
+    fn a_short_jwt_secret_is_refused_with_how_to_make_one() {
+        let mut s = Settings::default();
+        s.jwt_secret = Some("x".repeat(MIN_SECRET_BYTES - 1));
+        let err = s.jwt_key().unwrap_err().to_string();
+        assert!(
+            err.contains("TURNPOST_JWT_SECRET") && err.contains("openssl rand"),
+            "{err}"
+        );
+        s.jwt_secret = Some("x".repeat(MIN_SECRET_BYTES));
+        assert_eq!(s.jwt_key().unwrap().len(), MIN_SECRET_BYTES);
     }
 
     #[test]

@@ -3,12 +3,14 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod deadline;
 pub mod games;
 pub mod health;
 pub mod inbound;
 pub mod mail;
 pub mod me;
 pub mod messages;
+pub mod methods;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;
@@ -200,6 +202,12 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
                     "unsupported-media-type",
                     "Unsupported media type",
                     "send the body as application/json",
+                ),
+                J::Payload(p) if deadline::is_timeout(p) => ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "request-timeout",
+                    "Request timeout",
+                    "the request body did not arrive in time; send it whole, promptly",
                 ),
                 J::Deserialize(e) => {
                     ApiError::bad_request(format!("the JSON body is not valid here: {e}"))

@@ -163,6 +163,7 @@ impl From<ServiceError> for ApiError {
                 detail,
             ),
             ServiceError::NotFound(_) => ApiError::not_found(detail),
+            ServiceError::UnknownAccount => ApiError::unauthorized(detail),
             ServiceError::NotAPlayer => ApiError::new(
                 S::FORBIDDEN,
                 "not-a-player",

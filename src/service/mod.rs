@@ -73,6 +73,9 @@ pub enum ServiceError {
     IdempotencyMismatch,
     #[error("this link is not valid or has expired")]
     InvalidLink,
+    /// The caller's token is valid but names an account that does not exist (any more).
+    #[error("the account this token was issued to does not exist; register or log in again")]
+    UnknownAccount,
     #[error("database unavailable")]
     Unavailable(#[source] anyhow::Error),
     #[error(transparent)]
@@ -81,7 +84,31 @@ pub enum ServiceError {
 
 impl From<DbError> for ServiceError {
     fn from(e: DbError) -> Self {
+        if names_a_missing_account(&e) {
+            return ServiceError::UnknownAccount;
+        }
         ServiceError::Unexpected(e.into())
+    }
+}
+
+/// Whether a write failed because an account it names does not exist: a foreign key to
+/// `users` (`games.created_by`, `seats.user_id`, `messages.from_user`, …). Requests are
+/// authenticated by signature alone, so a token can outlive its account (a database reset, a
+/// deleted account); such a caller gets 401, not 500.
+fn names_a_missing_account(e: &DbError) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    const USER_KEYS: [&str; 5] = [
+        "_user_id_fkey",
+        "_created_by_fkey",
+        "_invited_by_fkey",
+        "_accepted_by_fkey",
+        "_from_user_fkey",
+    ];
+    match e {
+        Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, info) => info
+            .constraint_name()
+            .is_some_and(|c| USER_KEYS.iter().any(|k| c.ends_with(k))),
+        _ => false,
     }
 }
 

@@ -231,6 +231,29 @@ pub async fn sign_in_links(
     Ok(next.call(req).await?.map_into_boxed_body())
 }
 
+/// The page routes' paths and methods, as [`routes`] registers them (a request with another
+/// method is answered 405 with `Allow`: `crate::http::methods`).
+pub const PAGE_METHODS: &[(&str, &[&str])] = &[
+    ("/", &["GET"]),
+    ("/signin", &["GET", "POST"]),
+    ("/signin/mail", &["POST"]),
+    ("/signout", &["POST"]),
+    ("/register", &["GET", "POST"]),
+    ("/verify", &["GET"]),
+    ("/settings", &["GET", "POST"]),
+    ("/settings/verification", &["POST"]),
+    ("/games/new", &["GET", "POST"]),
+    ("/games/{id}/join", &["POST"]),
+    ("/games/{id}/seat/{what}", &["POST"]),
+    ("/games/{id}", &["GET"]),
+    ("/games/{id}/act", &["POST"]),
+    ("/games/{id}/say", &["POST"]),
+    ("/games/{id}/log", &["GET"]),
+    ("/games/{id}/live", &["GET"]),
+    ("/assets/app.css", &["GET"]),
+    ("/assets/app.js", &["GET"]),
+];
+
 /// The page routes (everything outside `/v1`, `/docs`, `/healthz`, `/readyz`).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(pages::home))

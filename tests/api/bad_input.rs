@@ -188,3 +188,44 @@ async fn unknown_routes_and_methods_are_problems() {
     assert!(r.status.is_client_error());
     assert!(r.content_type.starts_with("application/problem+json"));
 }
+
+/// Issue 20: "a token for a user that no longer exists gets 500 on create and join" — it is
+/// 401 now, and nothing is written.
+#[tokio::test]
+async fn a_token_whose_account_does_not_exist_is_401_on_create_and_join() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let game = app
+        .post(
+            "/v1/games",
+            &ann,
+            &json!({"ruleset": "bag-of-fate", "seats": 2}),
+        )
+        .await
+        .expect(201);
+    let id = game["id"].as_str().expect("id");
+    // A well-signed token for an account that was never created (or was deleted since).
+    let jwt = app.jwt();
+    let (token, _) = jwt
+        .issue(uuid::Uuid::new_v4(), chrono::Utc::now())
+        .expect("sign");
+    let before = rows(&app).await;
+    let body = json!({"ruleset": "bag-of-fate", "seats": 2});
+    for (path, body) in [
+        ("/v1/games".to_owned(), body),
+        (format!("/v1/games/{id}/join"), json!({})),
+    ] {
+        let problem = app
+            .request(Method::POST, &path, Some(&token), Some(&body), &[])
+            .await
+            .expect_problem(401, "unauthorized");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap_or("")
+                .contains("does not exist"),
+            "{path}: {problem}"
+        );
+    }
+    assert_eq!(rows(&app).await, before, "nothing was written");
+}

@@ -258,6 +258,18 @@ impl TestApp {
         id
     }
 
+    /// The server's token signer (its secret), to make tokens the server accepts.
+    pub fn jwt(&self) -> turnpost::auth::Jwt {
+        turnpost::auth::Jwt::new(
+            self.settings
+                .jwt_secret
+                .as_deref()
+                .expect("secret")
+                .as_bytes(),
+            3600,
+        )
+    }
+
     /// Runs SQL straight against the test database (test set-up only).
     pub async fn sql(&self, query: &str) {
         let mut conn = AsyncPgConnection::establish(&self.database_url)

@@ -7,6 +7,7 @@ mod clocks;
 mod games;
 mod garden_gnomes;
 mod gnomes_and_wizards;
+mod hardening;
 mod helpers;
 mod mail;
 mod mailbox;

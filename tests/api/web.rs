@@ -232,14 +232,7 @@ fn is_page(res: &reqwest::Response) -> bool {
 
 /// The server's signer (its secret).
 fn server_jwt(app: &TestApp) -> Jwt {
-    Jwt::new(
-        app.settings
-            .jwt_secret
-            .as_deref()
-            .expect("secret")
-            .as_bytes(),
-        3600,
-    )
+    app.jwt()
 }
 
 /// A sign-in link to `path` for `who`, as the server would mail it.
