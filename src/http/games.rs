@@ -18,6 +18,7 @@ use crate::service::{Services, games};
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// A ruleset id from `GET /v1/rulesets`.
+    #[schema(min_length = 1)]
     pub ruleset: String,
     /// Number of seats, within the ruleset's range.
     pub seats: i64,
@@ -49,6 +50,7 @@ pub struct SubmitActions {
     #[serde(default)]
     pub expected_version: Option<i64>,
     /// Actions, each exactly as listed in `legal_actions`; applied in order, all or nothing.
+    #[schema(min_items = 1)]
     pub actions: Vec<Value>,
 }
 
@@ -58,6 +60,7 @@ pub struct ListQuery {
     /// The `next` of the previous page.
     pub cursor: Option<String>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -67,6 +70,7 @@ pub struct EventsQuery {
     /// Entries with `seq` greater than this (default 0).
     pub after: Option<i64>,
     /// Page size, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 
@@ -182,9 +186,10 @@ pub async fn join(
     svc: web::Data<Services>,
     user: AuthUser,
     id: web::Path<Uuid>,
-    body: OptionalJson<JoinGame>,
+    body: OptionalJson<Option<JoinGame>>,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = body.0.and_then(|b| b.seat);
+    // No body, `null` and `{}` all take the lowest free seat.
+    let seat = body.0.flatten().and_then(|b| b.seat);
     let game = games::join(&svc, user.id, id.into_inner(), seat).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(game.version))

@@ -66,6 +66,7 @@ pub async fn verify_email(
 #[serde(deny_unknown_fields)]
 pub struct SetPreferences {
     /// `all` (every game mail), `turns` (only "your turn"), `none`.
+    #[schema(pattern = "^(all|turns|none)$")]
     pub mail: String,
 }
 

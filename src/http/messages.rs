@@ -18,6 +18,7 @@ pub struct PostMessage {
     #[serde(default)]
     pub to_seat: Option<i64>,
     /// The text: trimmed, 1 to 2000 characters.
+    #[schema(min_length = 1, max_length = 2000)]
     pub body: String,
 }
 
