@@ -43,11 +43,12 @@ pub struct TokenResponse {
 /// Create an account and get a token.
 #[utoipa::path(
     tag = "auth",
+    operation_id = "register",
     request_body = RegisterRequest,
     responses(
         (status = 201, description = "Registered", body = RegisterResponse),
-        (status = 409, description = "Email already registered", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid email, password or name", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`email-taken`: the address already has an account", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: invalid email, password or name", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/register")]
@@ -66,10 +67,11 @@ pub async fn register(
 /// Exchange email and password for a token.
 #[utoipa::path(
     tag = "auth",
+    operation_id = "logIn",
     request_body = LoginRequest,
     responses(
         (status = 200, description = "Logged in", body = TokenResponse),
-        (status = 401, description = "Wrong email or password", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`invalid-credentials`: wrong email or password", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/login")]

@@ -18,6 +18,7 @@ use crate::service::{Services, games};
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// A ruleset id from `GET /v1/rulesets`.
+    #[schema(min_length = 1)]
     pub ruleset: String,
     /// Number of seats, within the ruleset's range.
     pub seats: i64,
@@ -49,6 +50,7 @@ pub struct SubmitActions {
     #[serde(default)]
     pub expected_version: Option<i64>,
     /// Actions, each exactly as listed in `legal_actions`; applied in order, all or nothing.
+    #[schema(min_items = 1)]
     pub actions: Vec<Value>,
 }
 
@@ -58,6 +60,7 @@ pub struct ListQuery {
     /// The `next` of the previous page.
     pub cursor: Option<String>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -67,6 +70,7 @@ pub struct EventsQuery {
     /// Entries with `seq` greater than this (default 0).
     pub after: Option<i64>,
     /// Page size, 1 to 1000 (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 
@@ -80,6 +84,28 @@ pub(crate) fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<
     }
 }
 
+/// A JSON body that may be left out (no body at all); one that is sent is read as strictly as
+/// `web::Json` (400, 413, 415), never silently ignored as `Option<web::Json<_>>` would.
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for OptionalJson<T> {
+    type Error = actix_web::Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let headers = req.headers();
+        let empty = match headers.get(header::CONTENT_LENGTH) {
+            Some(length) => length.as_bytes() == b"0",
+            None => !headers.contains_key(header::TRANSFER_ENCODING),
+        };
+        if empty {
+            return Box::pin(std::future::ready(Ok(OptionalJson(None))));
+        }
+        let json = web::Json::<T>::from_request(req, payload);
+        Box::pin(async move { Ok(OptionalJson(Some(json.await?.into_inner()))) })
+    }
+}
+
 fn etag(version: i64) -> (header::HeaderName, String) {
     (header::ETAG, format!("\"{version}\""))
 }
@@ -87,10 +113,15 @@ fn etag(version: i64) -> (header::HeaderName, String) {
 /// Create a game; the caller takes seat 0.
 #[utoipa::path(
     tag = "games",
+    operation_id = "createGame",
     request_body = CreateGame,
     responses(
-        (status = 201, description = "Created", body = GameView),
-        (status = 422, description = "Unknown ruleset, bad options or seat count", body = Problem, content_type = "application/problem+json"),
+        (status = 201, description = "Created", body = GameView,
+            headers(
+                ("Location" = String, description = "The game's address"),
+                ("ETag" = String, description = "The game's version, quoted"),
+            )),
+        (status = 422, description = "`unknown-ruleset`, `invalid-seat-count`, or `invalid-request`: bad options, clock or bots", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -113,7 +144,16 @@ pub async fn create(
 }
 
 /// Open games, oldest first.
-#[utoipa::path(tag = "games", operation_id = "list_games", params(ListQuery), responses((status = 200, body = GameList)), security(("bearer" = [])))]
+#[utoipa::path(
+    tag = "games",
+    operation_id = "listGames",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of games", body = GameList),
+        (status = 422, description = "`invalid-request`: a cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
 #[get("/games")]
 pub async fn list(
     svc: web::Data<Services>,
@@ -129,12 +169,15 @@ pub async fn list(
 /// Take a seat. The game starts by itself when the last seat is taken.
 #[utoipa::path(
     tag = "games",
-    request_body(content = JoinGame, description = "Optional; `{}` takes the lowest free seat"),
+    operation_id = "joinGame",
+    request_body(content = Option<JoinGame>, description = "Optional; none or `{}` takes the lowest free seat"),
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
-        (status = 200, description = "Seated", body = GameView),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Seat taken, already seated, or game not open", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "Seated", body = GameView,
+            headers(("ETag" = String, description = "The game's version, quoted"))),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat-unavailable`: the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: no such seat", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -143,9 +186,10 @@ pub async fn join(
     svc: web::Data<Services>,
     user: AuthUser,
     id: web::Path<Uuid>,
-    body: Option<web::Json<JoinGame>>,
+    body: OptionalJson<Option<JoinGame>>,
 ) -> Result<HttpResponse, ApiError> {
-    let seat = body.and_then(|b| b.into_inner().seat);
+    // No body, `null` and `{}` all take the lowest free seat.
+    let seat = body.0.flatten().and_then(|b| b.seat);
     let game = games::join(&svc, user.id, id.into_inner(), seat).await?;
     Ok(HttpResponse::Ok()
         .insert_header(etag(game.version))
@@ -155,8 +199,13 @@ pub async fn join(
 /// A game's public record.
 #[utoipa::path(
     tag = "games",
+    operation_id = "getGame",
     params(("id" = Uuid, Path, description = "Game id")),
-    responses((status = 200, body = GameView), (status = 404, body = Problem, content_type = "application/problem+json")),
+    responses(
+        (status = 200, description = "The game", body = GameView,
+            headers(("ETag" = String, description = "The game's version, quoted"))),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 #[get("/games/{id}")]
@@ -174,8 +223,13 @@ pub async fn get(
 /// The caller's view of the game and, when it is their decision, the legal actions.
 #[utoipa::path(
     tag = "games",
+    operation_id = "getGameState",
     params(("id" = Uuid, Path, description = "Game id")),
-    responses((status = 200, body = StateView), (status = 404, body = Problem, content_type = "application/problem+json")),
+    responses(
+        (status = 200, description = "The caller's view", body = StateView,
+            headers(("ETag" = String, description = "The game's version, quoted"))),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 #[get("/games/{id}/state")]
@@ -193,6 +247,7 @@ pub async fn state(
 /// Submit actions, applied atomically. Honours `Idempotency-Key`.
 #[utoipa::path(
     tag = "games",
+    operation_id = "submitActions",
     request_body = SubmitActions,
     params(
         ("id" = Uuid, Path, description = "Game id"),
@@ -200,10 +255,10 @@ pub async fn state(
     ),
     responses(
         (status = 200, description = "Applied", body = SubmitResult),
-        (status = 403, description = "Not a player, or not the caller's decision", body = Problem, content_type = "application/problem+json"),
-        (status = 404, body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Stale expected_version, or game not active", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An illegal action (with its index and the rule's reason), or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat; `not-your-decision`: not the caller's decision now", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version-conflict`: stale `expected_version` (with `current_version`); `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal-action`: an illegal action (with `action_index` and the rule's reason); `idempotency-key-reused`: the key came with another body; `invalid-request`: no actions", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -257,8 +312,12 @@ pub(crate) fn idempotency_key(
 /// The game's log, redacted for the caller.
 #[utoipa::path(
     tag = "games",
+    operation_id = "listGameEvents",
     params(("id" = Uuid, Path, description = "Game id"), EventsQuery),
-    responses((status = 200, body = EventPage), (status = 404, body = Problem, content_type = "application/problem+json")),
+    responses(
+        (status = 200, description = "A page of the log", body = EventPage),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 #[get("/games/{id}/events")]

@@ -24,7 +24,11 @@ pub struct Readiness {
 }
 
 /// The process is up.
-#[utoipa::path(tag = "health", responses((status = 200, body = Health)))]
+#[utoipa::path(
+    tag = "health",
+    operation_id = "getHealth",
+    responses((status = 200, description = "Up", body = Health))
+)]
 #[get("/healthz")]
 pub async fn healthz() -> web::Json<Health> {
     web::Json(Health {
@@ -33,7 +37,14 @@ pub async fn healthz() -> web::Json<Health> {
 }
 
 /// The process can serve: the database answers.
-#[utoipa::path(tag = "health", responses((status = 200, body = Readiness), (status = 503, body = Readiness)))]
+#[utoipa::path(
+    tag = "health",
+    operation_id = "getReadiness",
+    responses(
+        (status = 200, description = "Ready: the database answers", body = Readiness),
+        (status = 503, description = "Not ready: the database does not answer", body = Readiness),
+    )
+)]
 #[get("/readyz")]
 pub async fn readyz(svc: web::Data<Services>) -> HttpResponse {
     let counts = match svc.conn().await {

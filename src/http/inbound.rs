@@ -11,19 +11,22 @@ use crate::service::inbound::{self, Received};
 
 /// Hand over one inbound message (a reply to a turn mail).
 ///
-/// The body is the whole message as received (`Content-Type: message/rfc822`). Authenticate
+/// The body is the whole message as received (`Content-Type: message/rfc822`, or
+/// `application/octet-stream`). Authenticate
 /// with `Authorization: Bearer <TURNPOST_INBOUND_SECRET>`. The recipient (the reply address
 /// with its token) is read from `Delivered-To`, `X-Original-To`, `To` or `Cc`. The answer says
 /// what became of the message; every message that names a game is answered by mail, and a
 /// message delivered twice (same Message-ID) is acted on once.
 #[utoipa::path(
     tag = "mail",
-    request_body(content = String, content_type = "message/rfc822", description = "The raw message"),
+    operation_id = "receiveInboundMail",
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The raw message, sent as `message/rfc822` or `application/octet-stream`"),
     responses(
         (status = 200, description = "Received, with its verdict", body = Received),
-        (status = 401, description = "Missing or wrong inbound secret", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Over TURNPOST_INBOUND_MAX_BYTES", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Not message/rfc822", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: the body could not be read", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`unauthorized`: missing or wrong inbound secret", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`payload-too-large`: over `TURNPOST_INBOUND_MAX_BYTES`", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`unsupported-media-type`: neither `message/rfc822` nor `application/octet-stream`", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -53,15 +56,17 @@ pub async fn receive_mail(
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    if !content_type
-        .to_ascii_lowercase()
-        .starts_with("message/rfc822")
+    let content_type = content_type.to_ascii_lowercase();
+    // `message/rfc822` says what it is; `application/octet-stream` is what generated clients
+    // and many webhooks send for raw bytes (and the only raw type generators accept).
+    if !content_type.starts_with("message/rfc822")
+        && !content_type.starts_with("application/octet-stream")
     {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported-media-type",
             "Unsupported media type",
-            "send the raw message as Content-Type: message/rfc822",
+            "send the raw message as Content-Type: message/rfc822 (or application/octet-stream)",
         ));
     }
     let limit = svc.inbound.max_bytes;

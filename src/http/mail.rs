@@ -25,9 +25,11 @@ pub struct Accepted {
 /// Send the address-verification mail again.
 #[utoipa::path(
     tag = "mail",
+    operation_id = "resendVerificationMail",
     responses(
         (status = 202, description = "Queued", body = Accepted),
-        (status = 409, description = "Already verified", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game-status`: the address is verified already", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -45,10 +47,11 @@ pub async fn resend_verification(
 /// Confirm an address with the signed link from the verification mail (no login needed).
 #[utoipa::path(
     tag = "mail",
+    operation_id = "verifyEmail",
     params(TokenQuery),
     responses(
         (status = 200, description = "Verified", body = UserView),
-        (status = 400, description = "Invalid or expired link", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/email/verify")]
@@ -63,11 +66,20 @@ pub async fn verify_email(
 #[serde(deny_unknown_fields)]
 pub struct SetPreferences {
     /// `all` (every game mail), `turns` (only "your turn"), `none`.
+    #[schema(pattern = "^(all|turns|none)$")]
     pub mail: String,
 }
 
 /// The caller's mail preference.
-#[utoipa::path(tag = "mail", responses((status = 200, body = PreferencesView)), security(("bearer" = [])))]
+#[utoipa::path(
+    tag = "mail",
+    operation_id = "getMailPreferences",
+    responses(
+        (status = 200, description = "The preference", body = PreferencesView),
+        (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
 #[get("/me/preferences")]
 pub async fn preferences(
     svc: web::Data<Services>,
@@ -79,8 +91,13 @@ pub async fn preferences(
 /// Set which game mail the caller gets.
 #[utoipa::path(
     tag = "mail",
+    operation_id = "setMailPreferences",
     request_body = SetPreferences,
-    responses((status = 200, body = PreferencesView), (status = 422, body = Problem, content_type = "application/problem+json")),
+    responses(
+        (status = 200, description = "The new preference", body = PreferencesView),
+        (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: not `all`, `turns` or `none`", body = Problem, content_type = "application/problem+json"),
+    ),
     security(("bearer" = []))
 )]
 #[put("/me/preferences")]
@@ -96,7 +113,12 @@ pub async fn set_preferences(
 
 /// The unsubscribe page behind a mail's link: a button that POSTs (opening the link
 /// changes nothing, so link scanners cannot unsubscribe anyone).
-#[utoipa::path(tag = "mail", params(TokenQuery), responses((status = 200, description = "A confirmation page", content_type = "text/html")))]
+#[utoipa::path(
+    tag = "mail",
+    operation_id = "showUnsubscribePage",
+    params(TokenQuery),
+    responses((status = 200, description = "A confirmation page", body = String, content_type = "text/html"))
+)]
 #[get("/unsubscribe")]
 pub async fn unsubscribe_page(query: web::Query<TokenQuery>) -> HttpResponse {
     let token: String = query
@@ -115,10 +137,11 @@ pub async fn unsubscribe_page(query: web::Query<TokenQuery>) -> HttpResponse {
 /// One-click unsubscribe (RFC 8058): POST to the `List-Unsubscribe` URL; no login needed.
 #[utoipa::path(
     tag = "mail",
+    operation_id = "unsubscribe",
     params(TokenQuery),
     responses(
         (status = 200, description = "Unsubscribed", body = Accepted),
-        (status = 400, description = "Invalid link", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid-link`: an altered link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/unsubscribe")]
@@ -144,13 +167,15 @@ pub struct Invite {
 /// Invite an address to an open game (callers must hold a seat in it).
 #[utoipa::path(
     tag = "games",
+    operation_id = "inviteByMail",
     request_body = Invite,
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 201, description = "Invitation mailed", body = InvitationView),
-        (status = 403, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json"),
-        (status = 422, body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat-unavailable`: the seat is taken; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: not an address, or no such seat", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -174,8 +199,13 @@ pub struct InvitationDetails {
 /// What a join link invites to (no login needed).
 #[utoipa::path(
     tag = "games",
+    operation_id = "showInvitation",
     params(TokenQuery),
-    responses((status = 200, body = InvitationDetails), (status = 400, body = Problem, content_type = "application/problem+json"))
+    responses(
+        (status = 200, description = "The invitation and its game", body = InvitationDetails),
+        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: the invitation or its game is gone", body = Problem, content_type = "application/problem+json"),
+    )
 )]
 #[get("/invitations/accept")]
 pub async fn show_invitation(
@@ -195,11 +225,14 @@ pub struct AcceptInvitation {
 /// Accept an invitation: the caller takes the invited seat.
 #[utoipa::path(
     tag = "games",
+    operation_id = "acceptInvitation",
     request_body = AcceptInvitation,
     responses(
         (status = 200, description = "Seated", body = GameView),
-        (status = 400, body = Problem, content_type = "application/problem+json"),
-        (status = 409, body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: a malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: the game is gone", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat-unavailable`: the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: the invited seat does not exist", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

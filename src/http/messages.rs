@@ -18,6 +18,7 @@ pub struct PostMessage {
     #[serde(default)]
     pub to_seat: Option<i64>,
     /// The text: trimmed, 1 to 2000 characters.
+    #[schema(min_length = 1, max_length = 2000)]
     pub body: String,
 }
 
@@ -26,7 +27,7 @@ pub struct PostMessage {
 /// At most 10 messages a minute and 100 a day per player and game. Honours `Idempotency-Key`.
 #[utoipa::path(
     tag = "games",
-    operation_id = "post_message",
+    operation_id = "postMessage",
     request_body = PostMessage,
     params(
         ("id" = Uuid, Path, description = "Game id"),
@@ -34,13 +35,11 @@ pub struct PostMessage {
     ),
     responses(
         (status = 201, description = "Posted", body = MessageView),
-        (status = 400, description = "Malformed body", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No or bad token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is over", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Empty or too long, no such seat, the caller's own seat, or a reused Idempotency-Key", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many messages: wait `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game-status`: the game is over", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: empty or too long, no such seat, the caller's own seat; `idempotency-key-reused`: the key came with another body", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: too many messages; wait `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = i64, description = "Seconds to wait"))),
     ),
     security(("bearer" = []))
@@ -70,15 +69,13 @@ pub async fn post(
 /// own, and those written to the caller privately. Only the game's players may read it.
 #[utoipa::path(
     tag = "games",
-    operation_id = "list_messages",
+    operation_id = "listMessages",
     params(("id" = Uuid, Path, description = "Game id"), ListQuery),
     responses(
         (status = 200, description = "A page of messages", body = MessagePage),
-        (status = 400, description = "Bad limit", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "No or bad token", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "A cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: a cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -11,6 +11,7 @@ pub mod mail;
 pub mod me;
 pub mod messages;
 pub mod methods;
+pub mod openapi;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;
@@ -19,49 +20,11 @@ use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
 use actix_web::http::StatusCode;
 use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
-use actix_web::{App, HttpRequest, HttpResponse, ResponseError, web};
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
-use utoipa_actix_web::{AppExt, scope};
-use utoipa_swagger_ui::SwaggerUi;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use utoipa_actix_web::scope;
 
+pub use openapi::{api_doc, finish, openapi, openapi_yaml, swagger_ui};
 use problem::ApiError;
-
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "Turnpost API",
-        description = "Play-by-email turn service for asynchronous board games. Errors are `application/problem+json` (RFC 9457) with a stable `type`.",
-        version = "1"
-    ),
-    components(schemas(problem::Problem)),
-    modifiers(&BearerAuth),
-    tags(
-        (name = "auth", description = "Accounts and tokens"),
-        (name = "games", description = "Games, their state, actions and logs"),
-        (name = "me", description = "The caller's account and games"),
-        (name = "mail", description = "Address verification, mail preferences, unsubscribe"),
-        (name = "health", description = "Liveness and readiness"),
-    )
-)]
-struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                Http::builder()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
-}
 
 /// Registers every route on a `UtoipaApp`, collecting the OpenAPI document as it goes.
 pub fn routes<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
@@ -110,62 +73,6 @@ where
                 .service(mail::accept_invitation)
                 .service(inbound::receive_mail),
         )
-}
-
-/// The document's fixed parts (info, security scheme, tags); `routes` adds the paths.
-pub fn api_doc() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
-}
-
-/// The OpenAPI document, as served at `/openapi.json` and checked in as `openapi/openapi.yaml`.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    let (_, api) = routes(App::new().into_utoipa_app().openapi(api_doc())).split_for_parts();
-    finish(api)
-}
-
-/// The last touches the annotations cannot give: every response object must have a
-/// `description` (OpenAPI 3.1 requires it; generators refuse a document without), so a
-/// response annotated with only a status and a body gets its status's reason phrase.
-pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
-    use utoipa::openapi::RefOr;
-    for item in api.paths.paths.values_mut() {
-        let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.options,
-            &mut item.head,
-            &mut item.patch,
-            &mut item.trace,
-        ];
-        for op in operations.into_iter().flatten() {
-            for (status, response) in op.responses.responses.iter_mut() {
-                if let RefOr::T(r) = response
-                    && r.description.trim().is_empty()
-                {
-                    r.description = status
-                        .parse::<u16>()
-                        .ok()
-                        .and_then(|c| actix_web::http::StatusCode::from_u16(c).ok())
-                        .and_then(|c| c.canonical_reason())
-                        .unwrap_or("Response")
-                        .to_owned();
-                }
-            }
-        }
-    }
-    api
-}
-
-/// The OpenAPI document as YAML.
-pub fn openapi_yaml() -> anyhow::Result<String> {
-    Ok(openapi().to_yaml()?)
-}
-
-/// Swagger UI at `/docs/`, reading the document at `/openapi.json`.
-pub fn swagger_ui(api: utoipa::openapi::OpenApi) -> SwaggerUi {
-    SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", finish(api))
 }
 
 /// `/docs` → `/docs/`.

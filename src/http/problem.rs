@@ -12,10 +12,118 @@ use crate::service::ServiceError;
 /// Base of every problem `type`; the last segment names the problem.
 pub const PROBLEM_BASE: &str = "https://turnpost.dev/problems/";
 
+/// Every problem `type` the API answers (the last segment after [`PROBLEM_BASE`]), its status
+/// and its meaning: the catalog published in the OpenAPI document. A test checks that every
+/// slug given to [`ApiError::new`] is here.
+pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
+    (
+        "malformed-request",
+        400,
+        "the body, a parameter or a header could not be read",
+    ),
+    ("invalid-link", 400, "an altered or expired signed link"),
+    (
+        "bad-request",
+        400,
+        "another malformed request (the status says which)",
+    ),
+    (
+        "unauthorized",
+        401,
+        "no bearer token, a bad or expired one, a wrong secret, or a token whose account does not exist",
+    ),
+    ("invalid-credentials", 401, "wrong email or password"),
+    ("not-a-player", 403, "the caller holds no seat in this game"),
+    (
+        "not-your-decision",
+        403,
+        "the caller's seat is not to act now",
+    ),
+    (
+        "not-found",
+        404,
+        "no such game, account, invitation or route",
+    ),
+    (
+        "method-not-allowed",
+        405,
+        "the route does not take that method",
+    ),
+    (
+        "version-conflict",
+        409,
+        "stale `expected_version`; `current_version` says the game's",
+    ),
+    (
+        "game-status",
+        409,
+        "not possible in the game's (or the address's) status",
+    ),
+    (
+        "seat-unavailable",
+        409,
+        "the seat is taken, or the caller is seated already",
+    ),
+    (
+        "not-now",
+        409,
+        "not possible now (already done, or not in that state)",
+    ),
+    ("email-taken", 409, "the address already has an account"),
+    (
+        "request-timeout",
+        408,
+        "the request's body did not arrive within the deadline",
+    ),
+    ("payload-too-large", 413, "the body is over the limit"),
+    (
+        "unsupported-media-type",
+        415,
+        "the body's `Content-Type` is not one the route reads",
+    ),
+    (
+        "invalid-request",
+        422,
+        "well-formed but not acceptable; `detail` says why",
+    ),
+    ("unknown-ruleset", 422, "no ruleset has that id"),
+    (
+        "invalid-seat-count",
+        422,
+        "the seat count is outside the ruleset's range",
+    ),
+    (
+        "illegal-action",
+        422,
+        "an action the rules refuse; `action_index` says which",
+    ),
+    (
+        "idempotency-key-reused",
+        422,
+        "the `Idempotency-Key` came before with another request",
+    ),
+    (
+        "rate-limited",
+        429,
+        "too many requests; wait `retry_after` (`Retry-After`) seconds",
+    ),
+    (
+        "internal",
+        500,
+        "a fault on the server's side; it has been logged",
+    ),
+    (
+        "unavailable",
+        503,
+        "the database is not reachable; try again shortly",
+    ),
+];
+
 /// An RFC 9457 problem document.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Problem {
-    /// Stable identifier of the kind of problem, e.g. `https://turnpost.dev/problems/version-conflict`.
+    /// Stable identifier of the kind of problem, e.g. `https://turnpost.dev/problems/version-conflict`
+    /// (the document's description lists them all).
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,

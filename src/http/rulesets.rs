@@ -14,7 +14,12 @@ pub struct RulesetList {
 }
 
 /// The rulesets, their seat ranges and options.
-#[utoipa::path(tag = "games", operation_id = "list_rulesets", responses((status = 200, body = RulesetList)), security(("bearer" = [])))]
+#[utoipa::path(
+    tag = "games",
+    operation_id = "listRulesets",
+    responses((status = 200, description = "The rulesets", body = RulesetList)),
+    security(("bearer" = []))
+)]
 #[get("/rulesets")]
 pub async fn list(svc: web::Data<Services>, _user: AuthUser) -> web::Json<RulesetList> {
     web::Json(RulesetList {

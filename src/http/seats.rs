@@ -13,12 +13,13 @@ use crate::service::views::GameView;
 /// the bot until its player calls this; then it is theirs again.
 #[utoipa::path(
     tag = "games",
+    operation_id = "comeBack",
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 403, description = "Not a player of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Not absent, or the game is not active", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not-now`: the seat is not absent; `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -35,12 +36,13 @@ pub async fn back(
 /// the seat to the end (and it may be taken over by someone else).
 #[utoipa::path(
     tag = "games",
+    operation_id = "resign",
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 403, description = "Not a player of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already resigned, or the game is not active", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not-now`: already resigned; `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -57,12 +59,13 @@ pub async fn resign(
 /// the game is `abandoned`.
 #[utoipa::path(
     tag = "games",
+    operation_id = "voteToAbort",
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "The game (status `abandoned` after the last vote)", body = GameView),
-        (status = 403, description = "Not a player of this game", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already voted, or the game is not active", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`not-now`: already voted; `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -80,15 +83,16 @@ pub async fn abort(
 /// seat sees: its hand, and the log as that seat saw it.
 #[utoipa::path(
     tag = "games",
+    operation_id = "takeOverSeat",
     params(
         ("id" = Uuid, Path, description = "Game id"),
         ("seat" = i64, Path, description = "The seat to take over"),
     ),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 404, description = "No such game", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The seat has a player, the caller holds a seat, or the game is not active", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "No such seat", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat-unavailable`: the seat has a player or the caller holds a seat; `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: no such seat", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -103,7 +107,12 @@ pub async fn take_over(
 }
 
 /// The caller's vacation and the vacation days left this year.
-#[utoipa::path(tag = "me", responses((status = 200, body = VacationView)), security(("bearer" = [])))]
+#[utoipa::path(
+    tag = "me",
+    operation_id = "getVacation",
+    responses((status = 200, description = "The vacation", body = VacationView)),
+    security(("bearer" = []))
+)]
 #[get("/me/vacation")]
 pub async fn vacation(
     svc: web::Data<Services>,
@@ -116,10 +125,12 @@ pub async fn vacation(
 /// and every deadline of theirs moves by exactly that pause. Other players see it.
 #[utoipa::path(
     tag = "me",
+    operation_id = "setVacation",
     request_body = Vacation,
     responses(
-        (status = 200, body = VacationView),
-        (status = 422, description = "Ends before it begins or in the past, or too many days", body = Problem, content_type = "application/problem+json"),
+        (status = 200, description = "The vacation", body = VacationView),
+        (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: ends before it begins or in the past, or too many days", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -135,7 +146,15 @@ pub async fn set_vacation(
 }
 
 /// End the vacation now (the clocks run again from now).
-#[utoipa::path(tag = "me", responses((status = 200, body = VacationView)), security(("bearer" = [])))]
+#[utoipa::path(
+    tag = "me",
+    operation_id = "endVacation",
+    responses(
+        (status = 200, description = "The vacation, ended", body = VacationView),
+        (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
 #[delete("/me/vacation")]
 pub async fn end_vacation(
     svc: web::Data<Services>,

@@ -138,7 +138,8 @@ pub async fn register(
 }
 
 pub async fn login(svc: &Services, email: &str, password: &str) -> Result<(String, DateTime<Utc>)> {
-    if password.len() > MAX_PASSWORD {
+    // No account has such an address (and PostgreSQL text cannot hold a NUL: 500 otherwise).
+    if password.len() > MAX_PASSWORD || email.contains('\0') {
         return Err(ServiceError::BadCredentials);
     }
     let user = {

@@ -61,6 +61,16 @@ async fn register_login_and_me() {
     )
     .await
     .expect_problem(401, "invalid-credentials");
+    // Found by schemathesis: a NUL in the address was a 500 (PostgreSQL text refuses it).
+    app.request(
+        Method::POST,
+        "/v1/auth/login",
+        None,
+        Some(&json!({"email": "ada\0@example.test", "password": "analytical"})),
+        &[],
+    )
+    .await
+    .expect_problem(401, "invalid-credentials");
 }
 
 #[tokio::test]

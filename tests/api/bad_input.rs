@@ -110,6 +110,26 @@ async fn bad_input_gets_problem_json_and_writes_nothing() {
         .expect_problem(404, "not-found");
 
     assert_eq!(rows(&app).await, before, "bad input wrote something");
+
+    // The optional body of a join is optional, not ignored: a wrong one is refused.
+    let game = app
+        .post(
+            "/v1/games",
+            &ann,
+            &json!({"ruleset": "bag-of-fate", "seats": 3}),
+        )
+        .await
+        .expect(201);
+    let bob = app.register("Bob").await;
+    let before = rows(&app).await;
+    let join = format!("/v1/games/{}/join", game["id"].as_str().unwrap_or_default());
+    app.post(&join, &bob, &json!({"seat": "two"}))
+        .await
+        .expect_problem(400, "malformed-request");
+    app.raw_post(&join, Some(&bob.token), "text/plain", b"2".to_vec())
+        .await
+        .expect_problem(415, "unsupported-media-type");
+    assert_eq!(rows(&app).await, before, "a refused join wrote something");
 }
 
 #[tokio::test]

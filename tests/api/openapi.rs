@@ -63,22 +63,48 @@ async fn served_document_and_docs_ui() {
 
 /// What a generator needs of the document, checked on the generated JSON: every response has
 /// a description (OpenAPI 3.1 requires one; the health and several game responses had none),
-/// every operation a unique `operationId`, and every `$ref` names a schema that exists.
+/// every operation a unique camelCase `operationId`, and every `$ref` names a schema that
+/// exists. And what a client needs: every error response is problem+json and names the
+/// problem types it carries, and every route taking a bearer token documents 401.
 #[test]
 fn the_document_is_valid_for_generators() {
     let doc = serde_json::to_value(turnpost::http::openapi()).unwrap();
+    let slugs: Vec<&str> = turnpost::http::problem::PROBLEM_TYPES
+        .iter()
+        .map(|(slug, _, _)| *slug)
+        .collect();
     let mut ids = std::collections::BTreeSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let id = op["operationId"].as_str().unwrap_or_default();
-            assert!(!id.is_empty(), "{method} {path} has no operationId");
+            assert!(
+                id.starts_with(|c: char| c.is_ascii_lowercase())
+                    && id.chars().all(|c| c.is_ascii_alphanumeric()),
+                "{method} {path}: operationId {id:?} is not camelCase"
+            );
             assert!(ids.insert(id.to_owned()), "operationId {id} is used twice");
-            for (status, response) in op["responses"].as_object().unwrap() {
+            let responses = op["responses"].as_object().unwrap();
+            for (status, response) in responses {
                 let d = response["description"].as_str().unwrap_or_default();
                 assert!(
                     !d.trim().is_empty(),
                     "{method} {path} {status}: a response needs a description"
                 );
+                if status.starts_with(['4', '5']) && path.starts_with("/v1/") {
+                    assert!(
+                        response["content"]
+                            .get("application/problem+json")
+                            .is_some(),
+                        "{method} {path} {status}: errors are problem+json"
+                    );
+                    assert!(
+                        slugs.iter().any(|s| d.contains(&format!("`{s}`"))),
+                        "{method} {path} {status}: the description names no problem type: {d}"
+                    );
+                }
+            }
+            if op.get("security").is_some() {
+                assert!(responses.contains_key("401"), "{method} {path}: no 401");
             }
         }
     }
@@ -105,4 +131,129 @@ fn the_document_is_valid_for_generators() {
             "$ref {r} names no schema"
         );
     }
+}
+
+/// Every problem type the code can answer is in the catalog the document publishes: the slug
+/// of every `ApiError::new(status, "slug", …)` in the sources.
+#[test]
+fn every_problem_type_is_in_the_catalog() {
+    let catalog: Vec<&str> = turnpost::http::problem::PROBLEM_TYPES
+        .iter()
+        .map(|(slug, _, _)| *slug)
+        .collect();
+    let mut found = 0;
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap_or_default();
+            for call in source.split("ApiError::new(").skip(1) {
+                // The status, then the slug: the first string literal of the call.
+                let slug = call.split('"').nth(1).unwrap_or_default();
+                assert!(
+                    catalog.contains(&slug),
+                    "{}: problem type {slug:?} is not in PROBLEM_TYPES",
+                    path.display()
+                );
+                found += 1;
+            }
+        }
+    }
+    assert!(found > 10, "found only {found} ApiError::new calls");
+}
+
+const VALIDATORS: &str = "install the validators with `python3 -m pip install -r .ci/python-requirements.txt` \
+     (`.ci/run` does)";
+
+fn run(program: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}; {VALIDATORS}"))
+}
+
+/// openapi-spec-validator accepts the checked-in document, with nothing on stderr.
+#[test]
+fn openapi_spec_validator_accepts_the_document() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.yaml");
+    let out = run("python3", &["-m", "openapi_spec_validator", path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("No module named openapi_spec_validator"),
+        "openapi-spec-validator is not installed: {VALIDATORS}"
+    );
+    assert!(
+        out.status.success() && stdout.trim_end().ends_with(": OK") && stderr.trim().is_empty(),
+        "openapi-spec-validator refuses openapi/openapi.yaml:\n{stdout}\n{stderr}"
+    );
+}
+
+/// openapi-python-client generates a client from the checked-in document with no error and
+/// no warning (a warning means an endpoint or a type left out), and the client imports.
+#[test]
+fn openapi_python_client_generates_a_whole_client() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.yaml");
+    let Ok(dir) = tempfile::tempdir() else {
+        panic!("no temporary directory")
+    };
+    // No post hooks: formatting the client with ruff is no part of the check.
+    let config = dir.path().join("config.yaml");
+    assert!(std::fs::write(&config, "post_hooks: []\n").is_ok());
+    let (config, client) = (
+        config.to_string_lossy(),
+        dir.path().join("client").to_string_lossy().into_owned(),
+    );
+    let out = run(
+        "python3",
+        &[
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            path,
+            "--output-path",
+            &client,
+            "--config",
+            &config,
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("No module named openapi_python_client"),
+        "openapi-python-client is not installed: {VALIDATORS}"
+    );
+    let said = format!("{stdout}\n{stderr}");
+    assert!(
+        out.status.success() && !said.to_lowercase().contains("warning") && !said.contains("rror"),
+        "openapi-python-client did not take openapi/openapi.yaml cleanly:\n{said}"
+    );
+    let import = run(
+        "python3",
+        &[
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); \
+             from turnpost_api_client import AuthenticatedClient; \
+             from turnpost_api_client.api.games import list_games, submit_actions, join_game; \
+             from turnpost_api_client.api.mail import receive_inbound_mail; \
+             from turnpost_api_client.models import Problem",
+            &client,
+        ],
+    );
+    assert!(
+        import.status.success(),
+        "the generated client does not import:\n{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
 }

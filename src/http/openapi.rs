@@ -1,0 +1,182 @@
+//! The OpenAPI document: the routes' annotations, then what every route shares (the statuses
+//! that extractors and the database answer, and the catalog of problem types).
+
+use actix_web::App;
+use utoipa::openapi::path::Operation;
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder, Schema};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use super::problem::{self, PROBLEM_BASE, PROBLEM_TYPES};
+use super::routes;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Turnpost API", version = "1"),
+    components(schemas(problem::Problem)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "auth", description = "Accounts and tokens"),
+        (name = "games", description = "Games, their state, actions and logs"),
+        (name = "me", description = "The caller's account and games"),
+        (name = "mail", description = "Address verification, mail preferences, unsubscribe"),
+        (name = "health", description = "Liveness and readiness"),
+    )
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                Http::builder()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+const INTRO: &str = "Play-by-email turn service for asynchronous board games. Errors are \
+`application/problem+json` (RFC 9457) with a stable `type`; each response names the types it \
+may carry.";
+
+/// Routes under `/v1` that never touch the database (so never answer 500 or 503).
+const NO_DATABASE: &[&str] = &["listRulesets", "showUnsubscribePage"];
+
+/// The document's fixed parts (info, security scheme, tags); `routes` adds the paths.
+pub fn api_doc() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The OpenAPI document, as served at `/openapi.json` and checked in as `openapi/openapi.yaml`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, api) = routes(App::new().into_utoipa_app().openapi(api_doc())).split_for_parts();
+    finish(api)
+}
+
+/// What the annotations cannot say once per route: the statuses every route of a kind
+/// answers (400 from its parameters and body, 401 from the bearer token, 413 and 415 from a
+/// JSON body, 408 from its deadline, 500 and 503 from the database), and the catalog of problem types.
+pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    for (path, item) in api.paths.paths.iter_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for op in operations.into_iter().flatten() {
+            add_shared_responses(path, op);
+        }
+    }
+    let catalog: String = PROBLEM_TYPES
+        .iter()
+        .map(|(slug, status, meaning)| format!("| `{slug}` | {status} | {meaning} |\n"))
+        .collect();
+    api.info.description = Some(format!(
+        "{INTRO}\n\nProblem types (`{PROBLEM_BASE}<type>`):\n\n| type | status | meaning |\n|---|---|---|\n{catalog}"
+    ));
+    if let Some(RefOr::T(Schema::Object(problem))) = api
+        .components
+        .as_mut()
+        .and_then(|c| c.schemas.get_mut("Problem"))
+        && let Some(RefOr::T(Schema::Object(kind))) = problem.properties.get_mut("type")
+    {
+        let slugs: Vec<String> = PROBLEM_TYPES
+            .iter()
+            .map(|(slug, _, _)| format!("`{slug}`"))
+            .collect();
+        kind.description = Some(format!(
+            "Stable identifier of the kind of problem: `{PROBLEM_BASE}` followed by one of {}.",
+            slugs.join(", ")
+        ));
+    }
+    api
+}
+
+fn add_shared_responses(path: &str, op: &mut Operation) {
+    let id = op.operation_id.clone().unwrap_or_default();
+    let secured = op.security.as_ref().is_some_and(|s| !s.is_empty());
+    let json_body = matches!(&op.request_body, Some(RefOr::T(b))
+        if b.content.contains_key("application/json"));
+    let params = op.parameters.as_ref().is_some_and(|p| !p.is_empty());
+    let database = path.starts_with("/v1/") && !NO_DATABASE.contains(&id.as_str());
+    let mut add = |status: u16, description: &str| {
+        op.responses
+            .responses
+            .entry(status.to_string())
+            .or_insert_with(|| problem_response(description));
+    };
+    if params || json_body {
+        add(
+            400,
+            "`malformed-request`: a parameter, header or the body could not be read",
+        );
+    }
+    if secured {
+        add(
+            401,
+            "`unauthorized`: no bearer token, a bad or expired one, or one whose account does not exist",
+        );
+    }
+    if json_body {
+        add(
+            413,
+            "`payload-too-large`: the body is over `TURNPOST_BODY_LIMIT`",
+        );
+        add(
+            415,
+            "`unsupported-media-type`: the body is not `application/json`",
+        );
+        add(
+            408,
+            "`request-timeout`: the body did not arrive within `TURNPOST_BODY_TIMEOUT_SECS`",
+        );
+    }
+    if database {
+        add(
+            500,
+            "`internal`: a fault on the server's side; it has been logged",
+        );
+        add(
+            503,
+            "`unavailable`: the database is not reachable; try again shortly",
+        );
+    }
+}
+
+fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build(),
+    )
+}
+
+/// The OpenAPI document as YAML.
+pub fn openapi_yaml() -> anyhow::Result<String> {
+    Ok(openapi().to_yaml()?)
+}
+
+/// Swagger UI at `/docs/`, reading the document at `/openapi.json`.
+pub fn swagger_ui(api: utoipa::openapi::OpenApi) -> SwaggerUi {
+    SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", finish(api))
+}
