@@ -467,6 +467,19 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
         rate / y.tps.max(1e-9),
         p99 as f64 / 1000.0
     );
+    // The same comparison by CPU cost (what the throughputs come to when both phases keep the
+    // machine busy), from this run's own processes only: it holds when something else runs.
+    if let (Some((s0, s1)), Some((y0, y1))) = (cpu_start.zip(cpu_end), y.cpu_start.zip(y.cpu_end))
+        && let (Some(sub), Some(tx)) = (
+            s1.own_per_op_since(s0, submissions as u64),
+            y1.own_per_op_since(y0, y.transactions),
+        )
+    {
+        println!(
+            "cost ratio: pgbench CPU per transaction ÷ turnpost CPU per submission = {:.2} ({tx:.3} ms ÷ {sub:.3} ms, own processes)",
+            tx / sub.max(1e-9)
+        );
+    }
     Ok(())
 }
 
@@ -488,6 +501,19 @@ fn print_cpu(phase: &str, start: Option<CpuTicks>, end: Option<CpuTicks>, ops: &
             "{phase} CPU (whole machine): {:.0} % busy, {}",
             busy * 100.0,
             per.join(", ")
+        );
+    }
+    let own: Vec<String> = ops
+        .iter()
+        .filter_map(|(what, n)| {
+            end.own_per_op_since(start, *n)
+                .map(|ms| format!("{ms:.3} ms per {what}"))
+        })
+        .collect();
+    if !own.is_empty() {
+        println!(
+            "{phase} CPU (this run's own processes: server, its PostgreSQL, clients, pgbench): {}",
+            own.join(", ")
         );
     }
 }

@@ -114,14 +114,20 @@ impl Recorder {
 pub struct CpuTicks {
     pub busy: u64,
     pub total: u64,
+    /// CPU time of this process and every process it started, running or ended (the server,
+    /// the private cluster's postmaster and backends, pgbench): what the run itself cost,
+    /// whatever else the machine was doing. 0 where /proc cannot tell.
+    pub own: u64,
 }
 
 impl CpuTicks {
     /// Reads `/proc/stat` now (`None` where there is no such file).
     pub fn now() -> Option<CpuTicks> {
-        std::fs::read_to_string("/proc/stat")
+        let mut ticks = std::fs::read_to_string("/proc/stat")
             .ok()
-            .and_then(|s| Self::parse(&s))
+            .and_then(|s| Self::parse(&s))?;
+        ticks.own = own_ticks(std::process::id());
+        Some(ticks)
     }
 
     /// The `cpu` line: user nice system idle iowait irq softirq steal …; busy is all but
@@ -139,7 +145,18 @@ impl CpuTicks {
         Some(CpuTicks {
             busy: total - idle,
             total,
+            own: 0,
         })
+    }
+
+    /// CPU milliseconds that this process and its descendants spent per operation since
+    /// `start` (`None` without /proc figures).
+    pub fn own_per_op_since(self, start: CpuTicks, ops: u64) -> Option<f64> {
+        let own = self.own.checked_sub(start.own)?;
+        if ops == 0 || self.own == 0 {
+            return None;
+        }
+        Some(own as f64 * 10.0 / ops as f64)
     }
 
     /// CPU milliseconds spent per operation since `start` (at 100 ticks a second, Linux's
@@ -152,6 +169,68 @@ impl CpuTicks {
         }
         Some((busy as f64 * 10.0 / ops as f64, busy as f64 / total as f64))
     }
+}
+
+/// The CPU ticks of `root` and all its descendants: user and system time of each, plus the
+/// time of the children each has reaped (a process that ended and was waited for is counted in
+/// its parent; one not yet reaped still has its own line).
+fn own_ticks(root: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut procs: Vec<(u32, u32, u64)> = vec![];
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if let Some((ppid, ticks)) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| parse_pid_stat(&s))
+        {
+            procs.push((pid, ppid, ticks));
+        }
+    }
+    descendants_ticks(root, &procs)
+}
+
+/// The parent pid and utime + stime + cutime + cstime of one `/proc/<pid>/stat` line (the
+/// command name, in parentheses, may hold spaces: fields are counted after its last `)`).
+fn parse_pid_stat(stat: &str) -> Option<(u32, u64)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After the name: state(3) ppid(4) … utime(14) stime(15) cutime(16) cstime(17).
+    let ppid = fields.get(1)?.parse().ok()?;
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<i64>().ok().map(|v| v.max(0) as u64))
+        .sum::<Option<u64>>()?;
+    Some((ppid, ticks))
+}
+
+/// The ticks of `root` and of every process below it in `procs` (pid, parent, ticks).
+fn descendants_ticks(root: u32, procs: &[(u32, u32, u64)]) -> u64 {
+    let mut total = 0;
+    let mut todo = vec![root];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        for (p, parent, ticks) in procs {
+            if *p == pid {
+                total += ticks;
+            }
+            if *parent == pid {
+                todo.push(*p);
+            }
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -195,16 +274,41 @@ mod tests {
             start,
             CpuTicks {
                 busy: 160,
-                total: 1000
+                total: 1000,
+                own: 0
             }
         );
         let end = CpuTicks {
             busy: 360,
             total: 1400,
+            own: 0,
         };
         // 200 busy ticks (2 s of CPU) over 1,000 operations: 2 ms each, half the machine busy.
         assert_eq!(end.per_op_since(start, 1000), Some((2.0, 0.5)));
         assert_eq!(end.per_op_since(start, 0), None);
         assert_eq!(CpuTicks::parse("intr 1 2 3\n"), None);
+    }
+
+    #[test]
+    fn own_cpu_counts_a_process_and_everything_below_it() {
+        let line = "4242 (post master (x)) S 17 4242 4242 0 -1 4194560 1 0 0 0 \
+                    120 30 7 3 20 0 1 0 100 0 0";
+        assert_eq!(parse_pid_stat(line), Some((17, 160)));
+        assert_eq!(parse_pid_stat("garbage"), None);
+        // 1 ─ 10 ─ 11 ─ 12, and 20 beside it.
+        let procs = [
+            (1, 0, 1000),
+            (10, 1, 5),
+            (11, 10, 7),
+            (12, 11, 11),
+            (20, 1, 100),
+        ];
+        assert_eq!(descendants_ticks(10, &procs), 23);
+        assert_eq!(descendants_ticks(12, &procs), 11);
+        assert_eq!(descendants_ticks(99, &procs), 0);
+        let me = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        if !me.is_empty() {
+            assert!(parse_pid_stat(&me).is_some(), "{me}");
+        }
     }
 }
