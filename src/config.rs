@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
+pub mod limits;
+
+pub use limits::LimitSettings;
+
 /// The shortest JWT secret accepted: a shorter HMAC key can be guessed offline from any token.
 pub const MIN_SECRET_BYTES: usize = 32;
 
@@ -46,6 +50,8 @@ pub struct Settings {
     pub clock_poll_ms: u64,
     /// The clock deadlines are measured by (the system clock; tests move an adjustable one).
     pub clock: crate::clock::Clock,
+    /// Rate limits, per-day mail caps and the password policy.
+    pub limits: LimitSettings,
 }
 
 /// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
@@ -148,6 +154,7 @@ impl fmt::Debug for Settings {
             .field("reply_address", &self.reply_address())
             .field("clock_poll_ms", &self.clock_poll_ms)
             .field("clock", &self.clock)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -181,6 +188,7 @@ impl Default for Settings {
             inbound: InboundSettings::default(),
             clock_poll_ms: 1_000,
             clock: crate::clock::Clock::system(),
+            limits: LimitSettings::default(),
         }
     }
 }
@@ -214,6 +222,7 @@ struct FileSettings {
     inbound_max_bytes: Option<usize>,
     reply_address: Option<String>,
     clock_poll_ms: Option<u64>,
+    limits: Option<limits::FileLimits>,
 }
 
 impl Settings {
@@ -312,6 +321,9 @@ impl Settings {
         if let Some(v) = f.clock_poll_ms {
             self.clock_poll_ms = v;
         }
+        if let Some(l) = f.limits {
+            self.limits.apply_file(l);
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -399,7 +411,7 @@ impl Settings {
         if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
             self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;
         }
-        Ok(())
+        self.limits.apply_env(var)
     }
 
     /// The bare reply address (`local@domain`): configured, or the From header's address.
