@@ -463,6 +463,35 @@ impl Settings {
     }
 }
 
+/// Crates that log what they send at debug level: the PostgreSQL driver every statement's
+/// parameters (addresses, password hashes), lettre every SMTP line (whole messages, with their
+/// sign-in, verification and unsubscribe links, and the AUTH exchange).
+const SENDS_SECRETS_AT_DEBUG: [&str; 2] = ["tokio_postgres", "lettre"];
+
+/// The log filter for `RUST_LOG` (default `info`). A filter that asks for debug or trace
+/// output keeps [`SENDS_SECRETS_AT_DEBUG`] at `info` unless it names them itself, so turning
+/// on debug logs does not write tokens and credentials to them.
+pub fn log_filter(rust_log: Option<&str>) -> tracing_subscriber::EnvFilter {
+    use tracing_subscriber::EnvFilter;
+    const DEFAULT: &str = "info,actix_server=warn";
+    let spec = rust_log.map(str::trim).filter(|s| !s.is_empty());
+    let (spec, mut filter) = match spec.map(|s| (s, EnvFilter::try_new(s))) {
+        Some((s, Ok(filter))) => (s, filter),
+        _ => (DEFAULT, EnvFilter::new(DEFAULT)),
+    };
+    let lower = spec.to_lowercase();
+    if lower.contains("debug") || lower.contains("trace") {
+        for target in SENDS_SECRETS_AT_DEBUG {
+            if !lower.contains(target)
+                && let Ok(directive) = format!("{target}=info").parse()
+            {
+                filter = filter.add_directive(directive);
+            }
+        }
+    }
+    filter
+}
+
 /// Writes a file readable by its owner only.
 fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     use std::io::Write;
@@ -511,6 +540,27 @@ mod tests {
         );
         s.jwt_secret = Some("x".repeat(MIN_SECRET_BYTES));
         assert_eq!(s.jwt_key().unwrap().len(), MIN_SECRET_BYTES);
+    }
+
+    #[test]
+    fn debug_logs_leave_out_the_drivers_that_log_what_they_send() {
+        let shown = |s: Option<&str>| log_filter(s).to_string();
+        let debug = shown(Some("debug"));
+        assert!(
+            debug.contains("tokio_postgres=info") && debug.contains("lettre=info"),
+            "{debug}"
+        );
+        let trace = shown(Some("turnpost=trace,info"));
+        assert!(trace.contains("lettre=info"), "{trace}");
+        // Named on purpose: as asked.
+        let asked = shown(Some("debug,lettre=trace"));
+        assert!(
+            asked.contains("lettre=trace") && !asked.contains("lettre=info"),
+            "{asked}"
+        );
+        // Nothing at debug: nothing added (a `warn` filter stays quiet).
+        assert!(!shown(Some("warn")).contains("lettre"));
+        assert!(shown(None).contains("actix_server=warn"));
     }
 
     #[test]
