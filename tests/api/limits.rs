@@ -384,3 +384,71 @@ async fn an_invitation_names_its_sender_briefly_and_without_links() {
     assert_eq!(mode(&file), 0o600);
     assert_eq!(mode(&dir), 0o700);
 }
+
+/// The pages say the same as the API: a weak password on the registration form is refused
+/// (422) with the reason, and a guessed sign-in is 429 with the wait.
+#[tokio::test]
+async fn the_pages_refuse_weak_passwords_and_guessing_in_words() {
+    use crate::web::{cookie_value, form, plain_client};
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let client = plain_client();
+    let page = client
+        .get(format!("{}/register", app.base))
+        .send()
+        .await
+        .expect("get");
+    let seed = cookie_value(&page, "turnpost_csrf").expect("a csrf cookie");
+    let body = page.text().await.expect("body");
+    assert!(
+        body.contains("Common passwords"),
+        "the form says what is refused"
+    );
+    let at = body.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+    let csrf = body[at..at + 32].to_owned();
+    let post = |path: &'static str, fields: Vec<(&'static str, String)>| {
+        let (app, client, seed, csrf) = (&app, &client, &seed, &csrf);
+        async move {
+            let mut all: Vec<(&str, &str)> = vec![("csrf", csrf.as_str())];
+            all.extend(fields.iter().map(|(k, v)| (*k, v.as_str())));
+            let r = client
+                .post(format!("{}{path}", app.base))
+                .header("cookie", format!("turnpost_csrf={seed}"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(form(&all))
+                .send()
+                .await
+                .expect("post");
+            (r.status(), r.text().await.unwrap_or_default())
+        }
+    };
+    let (status, page) = post(
+        "/register",
+        vec![
+            ("display_name", "Zed".into()),
+            ("email", "zed@example.test".into()),
+            ("password", "password".into()),
+        ],
+    )
+    .await;
+    assert_eq!(status, 422, "{page}");
+    assert!(page.contains("too easy to guess"), "{page}");
+    for i in 0..5 {
+        let (status, _) = post(
+            "/signin",
+            vec![
+                ("email", ann.email.clone()),
+                ("password", format!("guess {i}")),
+            ],
+        )
+        .await;
+        assert_eq!(status, 401);
+    }
+    let (status, page) = post(
+        "/signin",
+        vec![("email", ann.email.clone()), ("password", "guess 5".into())],
+    )
+    .await;
+    assert_eq!(status, 429, "{page}");
+    assert!(page.contains("Too many attempts"), "{page}");
+}
