@@ -9,6 +9,7 @@ use super::limits::{daily_cap, day, hours};
 use super::views::{GameView, InvitationView};
 use super::{Result, ServiceError, Services, mail};
 use crate::auth::jwt::Purpose;
+use crate::store::caps::{Invitations, invitations};
 use crate::store::models::{GameStatus, Invitation};
 use crate::store::{self, Conn};
 
@@ -100,7 +101,7 @@ async fn within_caps(svc: &Services, conn: &mut Conn, user: Uuid, email: &str) -
         settings.invitations_per_address_per_day,
     );
     store::caps::serialize_on(conn, &format!("invitations by {user}")).await?;
-    let sent = store::caps::invitations_by(conn, user, now - day(), per_user.into()).await?;
+    let sent = invitations(conn, Invitations::By(user), now - day(), per_user.into()).await?;
     daily_cap(&sent, per_user, now, |secs| {
         format!(
             "you sent {per_user} invitations in the last 24 hours; you may send more in {} h",
@@ -113,8 +114,13 @@ async fn within_caps(svc: &Services, conn: &mut Conn, user: Uuid, email: &str) -
     if !confirmed {
         let address = email.to_lowercase();
         store::caps::serialize_on(conn, &format!("invitations to {address}")).await?;
-        let received =
-            store::caps::invitations_to(conn, &address, now - day(), per_address.into()).await?;
+        let received = invitations(
+            conn,
+            Invitations::To(&address),
+            now - day(),
+            per_address.into(),
+        )
+        .await?;
         daily_cap(&received, per_address, now, |secs| {
             format!(
                 "this address was invited {per_address} times in the last 24 hours and has no \

@@ -23,38 +23,32 @@ pub async fn serialize_on(conn: &mut Conn, key: &str) -> QueryResult<()> {
         .map(|_| ())
 }
 
-/// Invitations sent by `user` since `since`.
-pub async fn invitations_by(
-    conn: &mut Conn,
-    user: Uuid,
-    since: DateTime<Utc>,
-    most: i64,
-) -> QueryResult<Vec<DateTime<Utc>>> {
-    invitations::table
-        .filter(invitations::invited_by.eq(user))
-        .filter(invitations::created_at.gt(since))
-        .order(invitations::created_at.desc())
-        .limit(most)
-        .select(invitations::created_at)
-        .load(conn)
-        .await
+/// Whose invitations a cap counts.
+pub enum Invitations<'a> {
+    /// Sent by this account.
+    By(Uuid),
+    /// Sent to this address (in any case), by anybody.
+    To(&'a str),
 }
 
-/// Invitations sent to `email` (in any case) since `since`, by anybody.
-pub async fn invitations_to(
+/// The invitations `which` since `since`.
+pub async fn invitations(
     conn: &mut Conn,
-    email: &str,
+    which: Invitations<'_>,
     since: DateTime<Utc>,
     most: i64,
 ) -> QueryResult<Vec<DateTime<Utc>>> {
-    invitations::table
-        .filter(lower(invitations::email).eq(email.to_lowercase()))
+    let query = invitations::table
         .filter(invitations::created_at.gt(since))
         .order(invitations::created_at.desc())
         .limit(most)
         .select(invitations::created_at)
-        .load(conn)
-        .await
+        .into_boxed();
+    let query = match which {
+        Invitations::By(user) => query.filter(invitations::invited_by.eq(user)),
+        Invitations::To(email) => query.filter(lower(invitations::email).eq(email.to_lowercase())),
+    };
+    query.load(conn).await
 }
 
 /// Mail of `kind` queued for `user` since `since`, whatever became of it.

@@ -2,7 +2,7 @@
 //! every response, 405 with `Allow`, connections that never send their body, and logs that
 //! keep no token.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use reqwest::header::{ALLOW, CACHE_CONTROL, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
@@ -10,7 +10,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::helpers::{fresh_database, spawn_app, spawn_app_with};
+use crate::helpers::{ServeProcess, spawn_app, spawn_app_with};
 use crate::smtp::SmtpServer;
 
 /// "Security headers on every response (`X-Content-Type-Options`, `Referrer-Policy`,
@@ -240,46 +240,24 @@ async fn connections_that_never_send_their_body_are_closed_after_the_deadline() 
 #[tokio::test]
 async fn no_token_reaches_the_log() {
     let smtp = SmtpServer::start();
-    let database_url = fresh_database().await;
-    let data_dir = tempfile::tempdir().expect("temp dir");
-    let log_path = data_dir.path().join("server.log");
+    let logs = tempfile::tempdir().expect("temp dir");
+    let log_path = logs.path().join("server.log");
     let log = std::fs::File::create(&log_path).expect("log file");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let base = format!("http://127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnpost"))
-        .arg("serve")
-        .env("DATABASE_URL", &database_url)
-        .env("TURNPOST_DATA_DIR", data_dir.path())
-        .env("TURNPOST_ADDR", format!("127.0.0.1:{port}"))
-        .env("TURNPOST_PUBLIC_URL", &base)
-        .env("TURNPOST_JWT_SECRET", "x".repeat(40))
-        .env("TURNPOST_SMTP_URL", smtp.url())
-        .env("TURNPOST_MAIL_POLL_MS", "50")
-        .env("RUST_LOG", "debug")
-        .env_remove("TURNPOST_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().expect("log file"))
-        .stderr(log)
-        .spawn()
-        .expect("start turnpost serve");
+    let server = ServeProcess::start(
+        &[
+            ("TURNPOST_SMTP_URL", smtp.url()),
+            ("TURNPOST_MAIL_POLL_MS", "50".into()),
+            ("RUST_LOG", "debug".into()),
+        ],
+        Stdio::from(log.try_clone().expect("log file")),
+        Stdio::from(log),
+    )
+    .await;
+    let base = server.base.clone();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client");
-    let mut ready = false;
-    for _ in 0..600 {
-        if let Ok(r) = client.get(format!("{base}/readyz")).send().await
-            && r.status() == 200
-        {
-            ready = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(ready, "turnpost serve did not become ready");
 
     let marker = format!("SECRETMARKER{}", uuid::Uuid::new_v4().simple());
     let game = uuid::Uuid::new_v4();
@@ -325,21 +303,7 @@ async fn no_token_reaches_the_log() {
         .expect("verify");
     assert!(page.status().is_success(), "{}", page.status());
 
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    // SAFETY: kill(2) on the child we spawned and have not reaped.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    let mut exited = false;
-    for _ in 0..300 {
-        if child.try_wait().expect("poll the child").is_some() {
-            exited = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    if !exited {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
+    server.terminate().await;
     let logged = std::fs::read_to_string(&log_path).expect("the log");
     // The signed part of the token (after the header every token shares), in pieces short
     // enough to survive a mail encoding's line breaks.

@@ -26,7 +26,11 @@ async fn log_in(
     for (k, v) in headers {
         req = req.header(*k, *v);
     }
-    let r = req.send().await.expect("login");
+    answer(req.send().await.expect("login")).await
+}
+
+/// Status, `Retry-After` and body of an answer.
+async fn answer(r: reqwest::Response) -> (StatusCode, Option<i64>, Value) {
     let status = r.status();
     let retry = r
         .headers()
@@ -119,17 +123,7 @@ async fn registration_is_limited_per_client_address() {
                 .send()
                 .await
                 .expect("register");
-            let status = r.status();
-            let retry = r
-                .headers()
-                .get("retry-after")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse().ok());
-            (
-                status,
-                retry,
-                r.json::<Value>().await.unwrap_or(Value::Null),
-            )
+            answer(r).await
         }
     };
     for n in 0..3 {
