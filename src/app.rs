@@ -101,6 +101,7 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
             max_bytes: settings.inbound.max_bytes,
         },
         clock: settings.clock.clone(),
+        limits: Arc::new(crate::service::limits::Limits::new(&settings.limits)),
     })
 }
 

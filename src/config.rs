@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
+pub mod limits;
+
+pub use limits::LimitSettings;
+
 /// The shortest JWT secret accepted: a shorter HMAC key can be guessed offline from any token.
 pub const MIN_SECRET_BYTES: usize = 32;
 
@@ -46,6 +50,8 @@ pub struct Settings {
     pub clock_poll_ms: u64,
     /// The clock deadlines are measured by (the system clock; tests move an adjustable one).
     pub clock: crate::clock::Clock,
+    /// Rate limits, per-day mail caps and the password policy.
+    pub limits: LimitSettings,
 }
 
 /// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
@@ -148,6 +154,7 @@ impl fmt::Debug for Settings {
             .field("reply_address", &self.reply_address())
             .field("clock_poll_ms", &self.clock_poll_ms)
             .field("clock", &self.clock)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -181,6 +188,7 @@ impl Default for Settings {
             inbound: InboundSettings::default(),
             clock_poll_ms: 1_000,
             clock: crate::clock::Clock::system(),
+            limits: LimitSettings::default(),
         }
     }
 }
@@ -214,6 +222,7 @@ struct FileSettings {
     inbound_max_bytes: Option<usize>,
     reply_address: Option<String>,
     clock_poll_ms: Option<u64>,
+    limits: Option<limits::FileLimits>,
 }
 
 impl Settings {
@@ -312,6 +321,9 @@ impl Settings {
         if let Some(v) = f.clock_poll_ms {
             self.clock_poll_ms = v;
         }
+        if let Some(l) = f.limits {
+            self.limits.apply_file(l);
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -399,7 +411,7 @@ impl Settings {
         if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
             self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;
         }
-        Ok(())
+        self.limits.apply_env(var)
     }
 
     /// The bare reply address (`local@domain`): configured, or the From header's address.
@@ -451,6 +463,35 @@ impl Settings {
     }
 }
 
+/// Crates that log what they send at debug level: the PostgreSQL driver every statement's
+/// parameters (addresses, password hashes), lettre every SMTP line (whole messages, with their
+/// sign-in, verification and unsubscribe links, and the AUTH exchange).
+const SENDS_SECRETS_AT_DEBUG: [&str; 2] = ["tokio_postgres", "lettre"];
+
+/// The log filter for `RUST_LOG` (default `info`). A filter that asks for debug or trace
+/// output keeps [`SENDS_SECRETS_AT_DEBUG`] at `info` unless it names them itself, so turning
+/// on debug logs does not write tokens and credentials to them.
+pub fn log_filter(rust_log: Option<&str>) -> tracing_subscriber::EnvFilter {
+    use tracing_subscriber::EnvFilter;
+    const DEFAULT: &str = "info,actix_server=warn";
+    let spec = rust_log.map(str::trim).filter(|s| !s.is_empty());
+    let (spec, mut filter) = match spec.map(|s| (s, EnvFilter::try_new(s))) {
+        Some((s, Ok(filter))) => (s, filter),
+        _ => (DEFAULT, EnvFilter::new(DEFAULT)),
+    };
+    let lower = spec.to_lowercase();
+    if lower.contains("debug") || lower.contains("trace") {
+        for target in SENDS_SECRETS_AT_DEBUG {
+            if !lower.contains(target)
+                && let Ok(directive) = format!("{target}=info").parse()
+            {
+                filter = filter.add_directive(directive);
+            }
+        }
+    }
+    filter
+}
+
 /// Writes a file readable by its owner only.
 fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
     use std::io::Write;
@@ -499,6 +540,27 @@ mod tests {
         );
         s.jwt_secret = Some("x".repeat(MIN_SECRET_BYTES));
         assert_eq!(s.jwt_key().unwrap().len(), MIN_SECRET_BYTES);
+    }
+
+    #[test]
+    fn debug_logs_leave_out_the_drivers_that_log_what_they_send() {
+        let shown = |s: Option<&str>| log_filter(s).to_string();
+        let debug = shown(Some("debug"));
+        assert!(
+            debug.contains("tokio_postgres=info") && debug.contains("lettre=info"),
+            "{debug}"
+        );
+        let trace = shown(Some("turnpost=trace,info"));
+        assert!(trace.contains("lettre=info"), "{trace}");
+        // Named on purpose: as asked.
+        let asked = shown(Some("debug,lettre=trace"));
+        assert!(
+            asked.contains("lettre=trace") && !asked.contains("lettre=info"),
+            "{asked}"
+        );
+        // Nothing at debug: nothing added (a `warn` filter stays quiet).
+        assert!(!shown(Some("warn")).contains("lettre"));
+        assert!(shown(None).contains("actix_server=warn"));
     }
 
     #[test]

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use tracing_subscriber::EnvFilter;
 use turnpost::app::{Application, Database, services};
 use turnpost::config::Settings;
 use uuid::Uuid;
@@ -57,8 +56,7 @@ enum Command {
 }
 
 fn init_tracing() {
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,actix_server=warn"));
+    let filter = turnpost::config::log_filter(std::env::var("RUST_LOG").ok().as_deref());
     tracing_subscriber::fmt().with_env_filter(filter).init();
 }
 

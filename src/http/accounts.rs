@@ -1,10 +1,11 @@
 //! `/v1/auth`: register and log in.
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::{HttpRequest, HttpResponse, post, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::views::UserView;
 use crate::service::{Services, users};
@@ -48,15 +49,26 @@ pub struct TokenResponse {
     responses(
         (status = 201, description = "Registered", body = RegisterResponse),
         (status = 409, description = "`email-taken`: the address already has an account", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: invalid email, password or name", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: invalid email, password or name; `weak-password`: the password is too easy to guess (a common one, a word, a pattern), `detail` says why", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: too many registrations from the client's address; `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     )
 )]
 #[post("/auth/register")]
 pub async fn register(
+    req: HttpRequest,
     svc: web::Data<Services>,
     body: web::Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let r = users::register(&svc, &body.email, &body.password, &body.display_name).await?;
+    let client = client_of(&req, &svc);
+    let r = users::register(
+        &svc,
+        client,
+        &body.email,
+        &body.password,
+        &body.display_name,
+    )
+    .await?;
     Ok(HttpResponse::Created().json(RegisterResponse {
         token: r.token,
         expires_at: r.expires_at,
@@ -72,13 +84,17 @@ pub async fn register(
     responses(
         (status = 200, description = "Logged in", body = TokenResponse),
         (status = 401, description = "`invalid-credentials`: wrong email or password", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: too many attempts from the client's address or for this account; `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     )
 )]
 #[post("/auth/login")]
 pub async fn login(
+    req: HttpRequest,
     svc: web::Data<Services>,
     body: web::Json<LoginRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
-    let (token, expires_at) = users::login(&svc, &body.email, &body.password).await?;
+    let client = client_of(&req, &svc);
+    let (token, expires_at) = users::login(&svc, client, &body.email, &body.password).await?;
     Ok(web::Json(TokenResponse { token, expires_at }))
 }

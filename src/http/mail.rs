@@ -30,6 +30,8 @@ pub struct Accepted {
         (status = 202, description = "Queued", body = Accepted),
         (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game-status`: the address is verified already", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: the account was sent its daily number of verification mails; `Retry-After` (and `retry_after`) says in how many seconds one more may go", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     ),
     security(("bearer" = []))
 )]
@@ -176,6 +178,8 @@ pub struct Invite {
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`seat-unavailable`: the seat is taken; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid-request`: not an address, or no such seat", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: the caller sent its daily number of invitations, or the address (which no account has confirmed) received its daily number; `Retry-After` (and `retry_after`) says in how many seconds one more may go", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     ),
     security(("bearer" = []))
 )]

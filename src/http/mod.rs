@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod client;
 pub mod deadline;
 pub mod games;
 pub mod health;

@@ -86,6 +86,11 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
         422,
         "well-formed but not acceptable; `detail` says why",
     ),
+    (
+        "weak-password",
+        422,
+        "the new password is too easy to guess (a common one, a word, a pattern); `detail` says why",
+    ),
     ("unknown-ruleset", 422, "no ruleset has that id"),
     (
         "invalid-seat-count",
@@ -244,6 +249,12 @@ impl From<ServiceError> for ApiError {
                 S::UNPROCESSABLE_ENTITY,
                 "invalid-request",
                 "Invalid request",
+                detail,
+            ),
+            ServiceError::WeakPassword(_) => ApiError::new(
+                S::UNPROCESSABLE_ENTITY,
+                "weak-password",
+                "Password too easy to guess",
                 detail,
             ),
             ServiceError::UnknownRuleset(_) => ApiError::new(

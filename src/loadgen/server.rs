@@ -37,6 +37,11 @@ impl Server {
             .env("TURNPOST_DATA_DIR", data_dir)
             .env("TURNPOST_DB_POOL_SIZE", pool_size.to_string())
             .env("TURNPOST_PUBLIC_URL", format!("http://127.0.0.1:{port}"))
+            // Every client registers from 127.0.0.1, dozens a second: the per-address limits
+            // of logins and registrations are for people, not for this.
+            .env("TURNPOST_LOGIN_PER_IP_PER_MIN", "0")
+            .env("TURNPOST_LOGIN_PER_ACCOUNT_PER_MIN", "0")
+            .env("TURNPOST_REGISTER_PER_IP_PER_HOUR", "0")
             .env(
                 "RUST_LOG",
                 std::env::var("LOADGEN_SERVER_LOG").unwrap_or_else(|_| "warn".into()),

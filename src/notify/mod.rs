@@ -2,6 +2,7 @@
 //! it), and the worker that sends the outbox through a transport (SMTP, `.eml` files, memory).
 
 pub mod inbound;
+pub mod names;
 pub mod picture;
 pub mod reply_text;
 pub mod templates;

@@ -1,7 +1,7 @@
 //! Where mail goes: an SMTP server (`TURNPOST_SMTP_URL`), `.eml` files under
 //! `<data-dir>/mail/` (the default), or memory (unit tests only).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
@@ -32,8 +32,7 @@ impl Transport {
             )),
             None => {
                 let dir = data_dir.join("mail");
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("creating {}", dir.display()))?;
+                private_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
                 Ok(Transport::Files(dir))
             }
         }
@@ -66,7 +65,7 @@ impl Transport {
                     .collect();
                 let path = dir.join(format!("{name}.eml"));
                 let tmp = dir.join(format!(".{name}.tmp"));
-                tokio::fs::write(&tmp, message.formatted()).await?;
+                write_private(&tmp, &message.formatted()).await?;
                 tokio::fs::rename(&tmp, &path).await?;
             }
             Transport::Memory(sent) => {
@@ -77,6 +76,35 @@ impl Transport {
         }
         Ok(())
     }
+}
+
+/// Creates `dir` (and its parents) if needed, and makes it its owner's alone (0700): the mail
+/// in it carries sign-in, verification and invitation links.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    // A directory made by an older version, or by hand, is closed too.
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+/// Writes a new file that only its owner may read (0600), whatever the umask.
+async fn write_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use tokio::io::AsyncWriteExt;
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .await?;
+    // A leftover of an interrupted write keeps the mode it was made with: set it.
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
+        .await?;
+    file.write_all(contents).await?;
+    file.flush().await
 }
 
 /// `List-Unsubscribe: <url>` (RFC 2369).
@@ -178,3 +206,66 @@ pub fn build(mail: &Mail, from: &str, message_id: &str) -> anyhow::Result<Messag
 
 /// The Content-ID of the board's PNG: the HTML part shows it as `<img src="cid:board">`.
 pub const BOARD_CID: &str = "board";
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    /// Issue 20: "verification, invitation and unsubscribe tokens are written in clear … to
+    /// world-readable `.eml` files": the files are 0600 in a 0700 directory.
+    #[tokio::test]
+    async fn mail_files_are_their_owner_s_alone() {
+        let data = tempfile::tempdir().unwrap();
+        // A mail directory left open by an older version is closed at start.
+        let dir = data.path().join("mail");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let transport = Transport::from_settings(None, data.path()).unwrap();
+        assert_eq!(mode(&dir), 0o700);
+        // Even with a umask that would let everybody read.
+        // SAFETY: umask(2) only changes this process's file creation mask.
+        let old = unsafe { libc::umask(0) };
+        let mail = Mail {
+            to: "ann@example.test".into(),
+            subject: "Confirm your address".into(),
+            text: "https://turnpost.test/verify?token=SECRET".into(),
+            html: "<p>SECRET</p>".into(),
+            thread: None,
+            unsubscribe: None,
+            reply_to: None,
+            picture: None,
+        };
+        let message = build(
+            &mail,
+            "Turnpost <turnpost@example.test>",
+            "<m1@example.test>",
+        )
+        .unwrap();
+        let sent = transport.send(message, "<m1@example.test>").await;
+        // SAFETY: as above, restoring the mask.
+        unsafe { libc::umask(old) };
+        sent.unwrap();
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        assert_eq!(mode(&files[0]), 0o600, "{}", files[0].display());
+        assert!(
+            std::fs::read_to_string(&files[0])
+                .unwrap()
+                .contains("SECRET")
+        );
+
+        // A fresh data directory: the mail directory is made 0700.
+        let fresh = tempfile::tempdir().unwrap();
+        Transport::from_settings(None, &fresh.path().join("deep")).unwrap();
+        assert_eq!(mode(&fresh.path().join("deep/mail")), 0o700);
+    }
+}

@@ -5,13 +5,18 @@ use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
 use super::games::{game_view, join_in, seat_of};
+use super::limits::{daily_cap, day, hours};
 use super::views::{GameView, InvitationView};
 use super::{Result, ServiceError, Services, mail};
 use crate::auth::jwt::Purpose;
+use crate::store::caps::{Invitations, invitations};
 use crate::store::models::{GameStatus, Invitation};
-use crate::store::{self};
+use crate::store::{self, Conn};
 
 /// `POST /v1/games/{id}/invitations`: a seated player invites an address to an open game.
+/// An account sends at most `invitations_per_day` invitations in 24 hours, and an address
+/// that no account has confirmed receives at most `invitations_per_address_per_day` (from
+/// everybody together), so Turnpost cannot be made to mail strangers in bulk.
 pub async fn invite(
     svc: &Services,
     user: Uuid,
@@ -45,6 +50,7 @@ pub async fn invite(
                 Some(s)
             }
         };
+        within_caps(svc, conn, user, email).await?;
         let inviter = players
             .iter()
             .find(|p| p.user_id == user)
@@ -81,6 +87,49 @@ pub async fn invite(
         })
     })
     .await
+}
+
+/// Refuses an invitation over a per-day cap. Inside the invitation's transaction, after its
+/// game's lock, and serialized per inviter and then per address (no other transaction takes
+/// these locks, and each takes them in this order), so invitations sent at once are counted
+/// one after the other.
+async fn within_caps(svc: &Services, conn: &mut Conn, user: Uuid, email: &str) -> Result<()> {
+    let settings = &svc.limits.settings;
+    let now = Utc::now();
+    let (per_user, per_address) = (
+        settings.invitations_per_day,
+        settings.invitations_per_address_per_day,
+    );
+    store::caps::serialize_on(conn, &format!("invitations by {user}")).await?;
+    let sent = invitations(conn, Invitations::By(user), now - day(), per_user.into()).await?;
+    daily_cap(&sent, per_user, now, |secs| {
+        format!(
+            "you sent {per_user} invitations in the last 24 hours; you may send more in {} h",
+            hours(secs)
+        )
+    })?;
+    let confirmed = store::users::by_email(conn, email)
+        .await?
+        .is_some_and(|u| u.email_verified_at.is_some());
+    if !confirmed {
+        let address = email.to_lowercase();
+        store::caps::serialize_on(conn, &format!("invitations to {address}")).await?;
+        let received = invitations(
+            conn,
+            Invitations::To(&address),
+            now - day(),
+            per_address.into(),
+        )
+        .await?;
+        daily_cap(&received, per_address, now, |secs| {
+            format!(
+                "this address was invited {per_address} times in the last 24 hours and has no \
+                 confirmed account; it can be invited again in {} h",
+                hours(secs)
+            )
+        })?;
+    }
+    Ok(())
 }
 
 fn invitation_id(svc: &Services, token: &str) -> Result<Uuid> {

@@ -612,7 +612,13 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         subject,
         templates::render("verify_email", &ctx)?,
     );
-    outbox_row(svc, None, Some(user.id), "verify_email", mail)
+    outbox_row(
+        svc,
+        None,
+        Some(user.id),
+        super::users::VERIFY_EMAIL_KIND,
+        mail,
+    )
 }
 
 /// The mail of "mail me a sign-in link": a link that signs `user` in and opens `next` (a path
@@ -645,6 +651,8 @@ pub fn invitation_mail(
     expires_at: chrono::DateTime<Utc>,
 ) -> Result<NewOutbox> {
     let game_name = game_name(svc, game);
+    // The recipient may not know the inviter, who chose their name freely.
+    let inviter = notify::names::for_strangers(inviter);
     let subject = format!("{inviter} invites you to {game_name} on Turnpost");
     let ctx = json!({
         "inviter": inviter,

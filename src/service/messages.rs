@@ -65,13 +65,7 @@ pub fn retry_after(recent: &[DateTime<Utc>], now: DateTime<Utc>) -> Option<i64> 
     ];
     windows
         .iter()
-        .filter_map(|(most, window)| {
-            // The `most`-th latest message is still in the window: wait until it leaves.
-            let oldest = recent.get(most.checked_sub(1)?)?;
-            let free_at = *oldest + *window;
-            let ms = (free_at - now).num_milliseconds();
-            (ms > 0).then(|| ((ms + 999) / 1000).max(1))
-        })
+        .filter_map(|(most, window)| super::limits::wait_for_window(recent, *most, *window, now))
         .max()
 }
 

@@ -5,6 +5,7 @@ pub mod clock;
 pub mod games;
 pub mod inbound;
 pub mod invitations;
+pub mod limits;
 pub mod mail;
 pub mod mail_sizes;
 pub mod messages;
@@ -31,6 +32,8 @@ pub struct Services {
     pub inbound: inbound::InboundConfig,
     /// The clock deadlines are measured by.
     pub clock: crate::clock::Clock,
+    /// Rate limits, per-day mail caps, the password policy.
+    pub limits: Arc<limits::Limits>,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
@@ -63,12 +66,16 @@ pub enum ServiceError {
     /// A seat or account is not in the state the request needs (not absent, already voted…).
     #[error("{0}")]
     NotNow(String),
-    /// Too many requests of a kind (table talk): try again after this many seconds.
+    /// Too many requests of a kind (table talk, logins, registrations, mail sent): try again
+    /// after this many seconds.
     #[error("{detail}")]
     RateLimited {
         retry_after_secs: i64,
         detail: String,
     },
+    /// A new password that is too easy to guess; the text says why and what would do.
+    #[error("{0}")]
+    WeakPassword(String),
     #[error("this Idempotency-Key was used with a different request")]
     IdempotencyMismatch,
     #[error("this link is not valid or has expired")]

@@ -5,6 +5,7 @@ use uuid::Uuid;
 
 use diesel_async::AsyncConnection;
 
+use super::limits::{ClientKey, daily_cap, day, hours};
 use super::views::{PreferencesView, UserView};
 use super::{Result, ServiceError, Services, mail};
 use crate::auth::jwt::Purpose;
@@ -103,13 +104,42 @@ async fn hash(password: &str) -> Result<String> {
         .map_err(ServiceError::Unexpected)
 }
 
+/// Refuses a new password that is too easy to guess (zxcvbn, with the account's address and
+/// name as words an attacker knows).
+async fn check_strength(
+    svc: &Services,
+    email: &str,
+    display_name: &str,
+    password: &str,
+) -> Result<()> {
+    let min_score = svc.limits.settings.password_min_score;
+    let local = email.split_once('@').map_or(email, |(l, _)| l);
+    let personal = [email.to_owned(), local.to_owned(), display_name.to_owned()];
+    let password = password.to_owned();
+    let weak = tokio::task::spawn_blocking(move || {
+        let personal: Vec<&str> = personal.iter().map(String::as_str).collect();
+        password::too_weak(&password, &personal, min_score)
+    })
+    .await
+    .map_err(|e| ServiceError::Unexpected(e.into()))?;
+    match weak {
+        Some(why) => Err(ServiceError::WeakPassword(why)),
+        None => Ok(()),
+    }
+}
+
+/// A new account, from `client` (its address, when known: registrations are rate-limited
+/// per client address).
 pub async fn register(
     svc: &Services,
+    client: Option<ClientKey>,
     email: &str,
     password: &str,
     display_name: &str,
 ) -> Result<Registered> {
+    svc.limits.register(client)?;
     validate(email, password, display_name)?;
+    check_strength(svc, email.trim(), display_name.trim(), password).await?;
     let password_hash = hash(password).await?;
     let mut conn = svc.conn().await?;
     let user = conn
@@ -137,7 +167,15 @@ pub async fn register(
     })
 }
 
-pub async fn login(svc: &Services, email: &str, password: &str) -> Result<(String, DateTime<Utc>)> {
+/// A login token for `email` and `password`, tried from `client` (its address, when known):
+/// attempts are rate-limited per client address and per account.
+pub async fn login(
+    svc: &Services,
+    client: Option<ClientKey>,
+    email: &str,
+    password: &str,
+) -> Result<(String, DateTime<Utc>)> {
+    svc.limits.login(client, email)?;
     // No account has such an address (and PostgreSQL text cannot hold a NUL: 500 otherwise).
     if password.len() > MAX_PASSWORD || email.contains('\0') {
         return Err(ServiceError::BadCredentials);
@@ -165,17 +203,37 @@ pub async fn current(svc: &Services, id: Uuid) -> Result<Option<User>> {
     Ok(store::users::by_id(&mut conn, id).await?)
 }
 
-/// `POST /v1/me/email/verification`: sends the verification mail again.
+/// The outbox kind of the verification mail.
+pub const VERIFY_EMAIL_KIND: &str = "verify_email";
+
+/// `POST /v1/me/email/verification`: sends the verification mail again, unless the account
+/// was sent `verification_mails_per_day` of them in the last 24 hours (the registration's
+/// included): the address has never been confirmed, so it may not be its owner's.
 pub async fn resend_verification(svc: &Services, id: Uuid) -> Result<()> {
+    let cap = svc.limits.settings.verification_mails_per_day;
     let mut conn = svc.conn().await?;
-    let user = store::users::by_id(&mut conn, id)
-        .await?
-        .ok_or(ServiceError::NotFound("account"))?;
-    if user.email_verified_at.is_some() {
-        return Err(ServiceError::WrongStatus("already verified".into()));
-    }
-    store::outbox::enqueue(&mut conn, &[mail::verification_mail(svc, &user)?]).await?;
-    Ok(())
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        // Two requests at once: the second waits here, then counts the first's mail.
+        let user = store::users::lock(conn, id)
+            .await?
+            .ok_or(ServiceError::NotFound("account"))?;
+        if user.email_verified_at.is_some() {
+            return Err(ServiceError::WrongStatus("already verified".into()));
+        }
+        let now = Utc::now();
+        let recent =
+            store::caps::mail_to_user(conn, id, VERIFY_EMAIL_KIND, now - day(), cap.into()).await?;
+        daily_cap(&recent, cap, now, |secs| {
+            format!(
+                "{cap} verification mails were sent to this address in the last 24 hours; \
+                 ask again in {} h, or check the spam folder",
+                hours(secs)
+            )
+        })?;
+        store::outbox::enqueue(conn, &[mail::verification_mail(svc, &user)?]).await?;
+        Ok(())
+    })
+    .await
 }
 
 /// "Mail me a sign-in link": queues a sign-in mail to `email`, whose link opens `next` (a path

@@ -4,6 +4,7 @@
 //! Query functions take `&mut Conn` so that a use case in `service` can compose several of
 //! them inside one transaction.
 
+pub mod caps;
 pub mod clocks;
 pub mod cluster;
 pub mod events;
@@ -32,6 +33,9 @@ pub use diesel::result::Error as DbError;
 pub type Conn = AsyncPgConnection;
 pub type Pool = Deadpool<AsyncPgConnection>;
 pub type PooledConn = Object<AsyncPgConnection>;
+
+// `lower(text)`: addresses are compared without case.
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 

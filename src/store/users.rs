@@ -4,11 +4,9 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use uuid::Uuid;
 
-use super::Conn;
 use super::models::{NewUser, User};
 use super::schema::users;
-
-diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+use super::{Conn, lower};
 
 /// Inserts a user; `Ok(None)` when the email (case-insensitively) is taken.
 pub async fn insert(conn: &mut Conn, new: NewUser<'_>) -> QueryResult<Option<User>> {

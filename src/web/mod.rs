@@ -200,6 +200,11 @@ impl From<ServiceError> for PageError {
                 "Try again in a moment",
                 "The service is briefly unavailable. Nothing was lost; please try again.",
             ),
+            E::RateLimited { detail, .. } => Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Not so fast",
+                format!("Nothing was changed: {detail}."),
+            ),
             E::Unexpected(e) => Self::internal(e),
             other => Self::new(StatusCode::BAD_REQUEST, "Not accepted", other.to_string()),
         }

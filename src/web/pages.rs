@@ -205,7 +205,8 @@ pub async fn sign_in(
         return Err(PageError::forbidden_form());
     }
     let next = session::local_path(form.next.as_deref());
-    match users::login(&svc, &form.email, &form.password).await {
+    let client = crate::http::client::client_of(&req, &svc);
+    match users::login(&svc, client, &form.email, &form.password).await {
         Ok((token, _)) => {
             let user = svc
                 .jwt
@@ -213,14 +214,23 @@ pub async fn sign_in(
                 .map_err(|e| PageError::internal(e.into()))?;
             signed_in(&svc, user, &next)
         }
-        Err(ServiceError::BadCredentials) => {
+        Err(e @ (ServiceError::BadCredentials | ServiceError::RateLimited { .. })) => {
+            let (status, error) = match &e {
+                ServiceError::RateLimited { detail, .. } => (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("Too many attempts: {detail}."),
+                ),
+                _ => (
+                    StatusCode::UNAUTHORIZED,
+                    "Wrong email or password.".to_owned(),
+                ),
+            };
             let csrf = session::csrf(&req, &svc);
             let body = render(
                 "signin.html",
-                &json!({"csrf": csrf.token, "next": next, "email": form.email,
-                        "error": "Wrong email or password."}),
+                &json!({"csrf": csrf.token, "next": next, "email": form.email, "error": error}),
             )?;
-            Ok(page(StatusCode::UNAUTHORIZED, body, &csrf))
+            Ok(page(status, body, &csrf))
         }
         Err(e) => Err(e.into()),
     }
@@ -332,16 +342,34 @@ pub async fn register(
         return Err(PageError::forbidden_form());
     }
     let next = session::local_path(form.next.as_deref());
-    match users::register(&svc, &form.email, &form.password, &form.display_name).await {
+    let client = crate::http::client::client_of(&req, &svc);
+    let registered = users::register(
+        &svc,
+        client,
+        &form.email,
+        &form.password,
+        &form.display_name,
+    )
+    .await;
+    match registered {
         Ok(registered) => signed_in(&svc, registered.user.id, &next),
-        Err(e @ (ServiceError::Invalid(_) | ServiceError::EmailTaken)) => {
+        Err(
+            e @ (ServiceError::Invalid(_)
+            | ServiceError::EmailTaken
+            | ServiceError::WeakPassword(_)
+            | ServiceError::RateLimited { .. }),
+        ) => {
+            let status = match e {
+                ServiceError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+                _ => StatusCode::UNPROCESSABLE_ENTITY,
+            };
             let csrf = session::csrf(&req, &svc);
             let body = render(
                 "register.html",
                 &json!({"csrf": csrf.token, "next": next, "email": form.email,
                         "display_name": form.display_name, "error": e.to_string()}),
             )?;
-            Ok(page(StatusCode::UNPROCESSABLE_ENTITY, body, &csrf))
+            Ok(page(status, body, &csrf))
         }
         Err(e) => Err(e.into()),
     }

@@ -108,6 +108,85 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     }
 }
 
+/// `turnpost serve` as a process of its own, on a free loopback port, over a fresh database
+/// and data directory, with its mail in `.eml` files unless `env` says otherwise.
+pub struct ServeProcess {
+    pub child: std::process::Child,
+    pub base: String,
+    _data_dir: tempfile::TempDir,
+}
+
+impl ServeProcess {
+    /// Starts it with `env` on top (and its output where `stdout` and `stderr` say), and
+    /// waits (at most a minute) until `/readyz` answers 200.
+    pub async fn start(
+        env: &[(&str, String)],
+        stdout: std::process::Stdio,
+        stderr: std::process::Stdio,
+    ) -> ServeProcess {
+        let database_url = fresh_database().await;
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_turnpost"))
+            .arg("serve")
+            .env("DATABASE_URL", &database_url)
+            .env("TURNPOST_DATA_DIR", data_dir.path())
+            .env("TURNPOST_ADDR", format!("127.0.0.1:{port}"))
+            .env("TURNPOST_PUBLIC_URL", &base)
+            .env("TURNPOST_JWT_SECRET", "x".repeat(40))
+            .env("RUST_LOG", "warn")
+            .env_remove("TURNPOST_SMTP_URL")
+            .env_remove("TURNPOST_CONFIG")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .stdin(std::process::Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr)
+            .spawn()
+            .expect("start turnpost serve");
+        let client = reqwest::Client::new();
+        let mut ready = false;
+        for _ in 0..600 {
+            if let Ok(r) = client.get(format!("{base}/readyz")).send().await
+                && r.status() == 200
+            {
+                ready = true;
+                break;
+            }
+            if child.try_wait().expect("poll the child").is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(ready, "turnpost serve did not become ready");
+        ServeProcess {
+            child,
+            base,
+            _data_dir: data_dir,
+        }
+    }
+
+    /// Sends SIGTERM and waits (at most 30 s) for the exit: its status, or `None` if the
+    /// process had to be killed.
+    pub async fn terminate(mut self) -> Option<std::process::ExitStatus> {
+        let pid = libc::pid_t::try_from(self.child.id()).expect("pid");
+        // SAFETY: kill(2) on the child we spawned and have not reaped.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        for _ in 0..300 {
+            if let Some(status) = self.child.try_wait().expect("poll the child") {
+                return Some(status);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        None
+    }
+}
+
 /// A registered user with a token.
 #[derive(Clone, Debug)]
 pub struct Player {

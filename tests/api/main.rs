@@ -9,6 +9,7 @@ mod garden_gnomes;
 mod gnomes_and_wizards;
 mod hardening;
 mod helpers;
+mod limits;
 mod mail;
 mod mailbox;
 mod monsters_and_magic;

@@ -186,14 +186,14 @@ async fn two_players_play_a_game_in_their_browsers_and_a_watcher_sees_it_live() 
 }
 
 /// A client that keeps cookies by hand and does not follow redirects.
-fn plain_client() -> reqwest::Client {
+pub fn plain_client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client")
 }
 
-fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
+pub fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
     res.headers().get_all(SET_COOKIE).iter().find_map(|v| {
         let v = v.to_str().ok()?;
         let (pair, _) = v.split_once(';').unwrap_or((v, ""));
@@ -203,7 +203,7 @@ fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
 }
 
 /// A urlencoded form body.
-fn form(fields: &[(&str, &str)]) -> String {
+pub fn form(fields: &[(&str, &str)]) -> String {
     fields
         .iter()
         .map(|(k, v)| {

@@ -1,0 +1,3 @@
+DROP INDEX outbox_verify_email_idx;
+DROP INDEX invitations_address_idx;
+DROP INDEX invitations_inviter_idx;
