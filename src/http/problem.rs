@@ -115,7 +115,7 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
     (
         "unavailable",
         503,
-        "the database is not reachable; try again shortly",
+        "the database is not reachable; try again after `retry_after` (`Retry-After`) seconds",
     ),
 ];
 
@@ -136,7 +136,8 @@ pub struct Problem {
     /// For `illegal-action`: the index of the refused action in `actions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action_index: Option<usize>,
-    /// For `rate-limited`: seconds to wait before trying again (also the `Retry-After` header).
+    /// For `rate-limited` and `unavailable`: seconds to wait before trying again (also the
+    /// `Retry-After` header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<i64>,
 }
@@ -238,6 +239,7 @@ fn mime_json() -> actix_web::mime::Mime {
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         use StatusCode as S;
+        let e = e.classified();
         let detail = e.to_string();
         match e {
             ServiceError::Invalid(_) => ApiError::new(
@@ -339,12 +341,15 @@ impl From<ServiceError> for ApiError {
             ),
             ServiceError::Unavailable(cause) => {
                 tracing::error!(error = ?cause, "service unavailable");
-                ApiError::new(
-                    S::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "Service unavailable",
-                    "the database is not reachable; try again shortly",
-                )
+                ApiError {
+                    retry_after: Some(crate::service::RETRY_AFTER_UNAVAILABLE_SECS),
+                    ..ApiError::new(
+                        S::SERVICE_UNAVAILABLE,
+                        "unavailable",
+                        "Service unavailable",
+                        "the database is not reachable; try again shortly",
+                    )
+                }
             }
             ServiceError::Unexpected(cause) => {
                 tracing::error!(error = ?cause, "unexpected error");
