@@ -1,8 +1,10 @@
 //! `turnpost serve` over its private PostgreSQL cluster (no `DATABASE_URL`), from outside:
-//! the cluster demands its generated password; `turnpost migrate` and `replay` on the same data
-//! directory leave it running; when the postmaster is killed, requests are 503 with
+//! the cluster demands its generated password; `turnpost migrate`, `replay` and `worker` on the
+//! same data directory leave it running; when the postmaster is killed, requests are 503 with
 //! `Retry-After` (never 500), `/readyz` answers its readiness document with 503, and the
 //! watchdog brings the cluster back; a SIGTERM to the server stops the cluster it started.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -168,6 +170,44 @@ async fn private_cluster_is_secured_shared_and_restarted() {
         .output()
         .expect("run turnpost replay");
     assert!(!replay.status.success());
+    // A worker attaches (it registers in turnpost.clients) and leaves it running on Ctrl-C.
+    let mut worker = turnpost(data.path())
+        .arg("worker")
+        .spawn()
+        .expect("start turnpost worker");
+    let clients = serve.pg.join("turnpost.clients");
+    let worker_entry = format!("{}-", worker.id());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_dir(&clients)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&worker_entry)
+        })
+    {
+        assert!(
+            worker.try_wait().expect("poll").is_none(),
+            "the worker exited"
+        );
+        assert!(Instant::now() < deadline, "the worker did not attach");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let worker_pid = libc::pid_t::try_from(worker.id()).expect("pid");
+    // SAFETY: kill(2) on the child we spawned and have not reaped.
+    assert_eq!(unsafe { libc::kill(worker_pid, libc::SIGINT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let stopped = loop {
+        if let Some(status) = worker.try_wait().expect("poll") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the worker did not stop");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(stopped.success(), "{stopped}");
     assert!(alive(postmaster), "the commands left PostgreSQL running");
     assert_eq!(postmaster_pid(&serve.pg), Some(postmaster));
     assert_eq!(get(&client, me.clone(), &token).await.status(), 200);
