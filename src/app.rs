@@ -28,23 +28,45 @@ use crate::store::{self, cluster::Cluster};
 pub enum Database {
     /// `DATABASE_URL`.
     External(String),
-    /// A private cluster under the data dir, stopped on shutdown.
+    /// A private cluster under the data dir, stopped on shutdown by the process that owns it
+    /// (see `store::cluster`).
     Private(Cluster),
 }
 
+/// What the process that opens the database does with a private cluster.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Role {
+    /// `serve` and `worker`: run for long, take over a cluster whose owner has died, and
+    /// restart the cluster when it dies.
+    Service,
+    /// `migrate` and `replay`: attach to a running cluster and leave it running.
+    Command,
+}
+
 impl Database {
-    /// The configured database, or a private cluster started under `<data-dir>/pg`.
-    pub fn open(settings: &Settings) -> anyhow::Result<Database> {
+    /// The configured database, or the private cluster under `<data-dir>/pg`: attached to if
+    /// another process runs it, started otherwise.
+    pub fn open(settings: &Settings, role: Role) -> anyhow::Result<Database> {
         match &settings.database_url {
             Some(url) => Ok(Database::External(url.clone())),
             None => {
                 let dir = settings.data_dir.join("pg");
-                let cluster = Cluster::start(&dir).with_context(|| {
+                let context = || {
                     format!(
                         "starting the private PostgreSQL cluster in {}",
                         dir.display()
                     )
-                })?;
+                };
+                let cluster = match role {
+                    Role::Service => {
+                        let mut cluster = Cluster::start(&dir).with_context(context)?;
+                        cluster
+                            .watch(crate::store::cluster::WATCH_INTERVAL)
+                            .with_context(context)?;
+                        cluster
+                    }
+                    Role::Command => Cluster::attach_or_start(&dir).with_context(context)?,
+                };
                 Ok(Database::Private(cluster))
             }
         }
@@ -57,7 +79,8 @@ impl Database {
         }
     }
 
-    /// Stops a private cluster (nothing to do for an external database).
+    /// Lets go of a private cluster: stops it if this process owns it and nobody else uses it
+    /// (nothing to do for an external database).
     pub fn close(&mut self) {
         if let Database::Private(cluster) = self
             && let Err(e) = cluster.stop()

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use turnpost::app::{Application, Database, services};
+use turnpost::app::{Application, Database, Role, services};
 use turnpost::config::Settings;
 use uuid::Uuid;
 
@@ -75,7 +75,12 @@ async fn main() -> anyhow::Result<()> {
     if let Some(dir) = cli.data_dir {
         settings.data_dir = dir;
     }
-    let mut database = Database::open(&settings)?;
+    // One-shot commands attach to the cluster of a running server and never stop it.
+    let role = match cli.command {
+        Some(Command::Migrate | Command::Replay { .. }) => Role::Command,
+        _ => Role::Service,
+    };
+    let mut database = Database::open(&settings, role)?;
     let result = run(cli.command, &mut settings, &database).await;
     database.close();
     result

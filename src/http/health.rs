@@ -42,7 +42,9 @@ pub async fn healthz() -> web::Json<Health> {
     operation_id = "getReadiness",
     responses(
         (status = 200, description = "Ready: the database answers", body = Readiness),
-        (status = 503, description = "Not ready: the database does not answer", body = Readiness),
+        (status = 503, description = "Not ready: the database does not answer (`status` is \
+            `unavailable`, `database` false)", body = Readiness,
+            headers(("Retry-After" = i64, description = "Seconds to wait before asking again"))),
     )
 )]
 #[get("/readyz")]
@@ -65,6 +67,11 @@ pub async fn readyz(svc: web::Data<Services>) -> HttpResponse {
     if counts.is_some() {
         HttpResponse::Ok().json(ready)
     } else {
-        HttpResponse::ServiceUnavailable().json(ready)
+        HttpResponse::ServiceUnavailable()
+            .insert_header((
+                actix_web::http::header::RETRY_AFTER,
+                crate::service::RETRY_AFTER_UNAVAILABLE_SECS,
+            ))
+            .json(ready)
     }
 }

@@ -130,19 +130,18 @@ pub fn json_config(limit: usize) -> web::JsonConfig {
 /// problem+json, so clients only ever see one error format.
 pub fn problem_errors<B: MessageBody + 'static>() -> ErrorHandlers<B> {
     ErrorHandlers::new().default_handler(|res: ServiceResponse<B>| {
-        let is_problem = res
+        let content_type = res
             .response()
             .headers()
             .get(actix_web::http::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/problem+json"));
-        let is_page = res
-            .response()
-            .headers()
-            .get(actix_web::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("text/html"));
-        if is_problem || is_page {
+            .unwrap_or("");
+        // Already a problem, a page, or a document a handler answers on purpose with an error
+        // status (`/readyz`'s 503).
+        let answered = ["application/problem+json", "text/html", "application/json"]
+            .iter()
+            .any(|kind| content_type.starts_with(kind));
+        if answered {
             return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
         }
         let status = res.status();

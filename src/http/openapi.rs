@@ -2,7 +2,9 @@
 //! that extractors and the database answer, and the catalog of problem types).
 
 use actix_web::App;
+use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::Operation;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder, Schema};
 use utoipa::{Modify, OpenApi};
@@ -150,23 +152,43 @@ fn add_shared_responses(path: &str, op: &mut Operation) {
             500,
             "`internal`: a fault on the server's side; it has been logged",
         );
-        add(
-            503,
-            "`unavailable`: the database is not reachable; try again shortly",
-        );
+        op.responses
+            .responses
+            .entry("503".to_owned())
+            .or_insert_with(unavailable_response);
     }
 }
 
-fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
+/// 503 `unavailable`, with the `Retry-After` header it carries.
+fn unavailable_response() -> RefOr<utoipa::openapi::Response> {
+    let seconds = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)));
     RefOr::T(
-        ResponseBuilder::new()
-            .description(description)
-            .content(
-                "application/problem+json",
-                ContentBuilder::new()
-                    .schema(Some(Ref::from_schema_name("Problem")))
-                    .build(),
-            )
+        problem_builder(
+            "`unavailable`: the database is not reachable (or the connection to it was lost \
+             during the request); try again after `Retry-After` seconds",
+        )
+        .header(
+            "Retry-After",
+            HeaderBuilder::new()
+                .schema(Some(seconds))
+                .description(Some("Seconds to wait before trying again"))
+                .build(),
+        )
+        .build(),
+    )
+}
+
+fn problem_response(description: &str) -> RefOr<utoipa::openapi::Response> {
+    RefOr::T(problem_builder(description).build())
+}
+
+fn problem_builder(description: &str) -> ResponseBuilder {
+    ResponseBuilder::new().description(description).content(
+        "application/problem+json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Problem")))
             .build(),
     )
 }

@@ -120,7 +120,7 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
     (
         "unavailable",
         503,
-        "the database is not reachable; try again shortly",
+        "the database is not reachable; try again after `retry_after` (`Retry-After`) seconds",
     ),
 ];
 
@@ -141,7 +141,8 @@ pub struct Problem {
     /// For `illegal-action`: the index of the refused action in `actions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action_index: Option<usize>,
-    /// For `rate-limited`: seconds to wait before trying again (also the `Retry-After` header).
+    /// For `rate-limited` and `unavailable`: seconds to wait before trying again (also the
+    /// `Retry-After` header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<i64>,
 }
@@ -243,6 +244,7 @@ fn mime_json() -> actix_web::mime::Mime {
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         use StatusCode as S;
+        let e = e.classified();
         let detail = e.to_string();
         match e {
             ServiceError::Invalid(_) => ApiError::new(
@@ -349,13 +351,17 @@ impl From<ServiceError> for ApiError {
                 detail,
             ),
             ServiceError::Unavailable(cause) => {
-                tracing::error!(error = ?cause, "service unavailable");
-                ApiError::new(
-                    S::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "Service unavailable",
-                    "the database is not reachable; try again shortly",
-                )
+                // Expected while the database restarts: one line, without a backtrace.
+                tracing::warn!(error = format!("{cause:#}"), "service unavailable");
+                ApiError {
+                    retry_after: Some(crate::service::RETRY_AFTER_UNAVAILABLE_SECS),
+                    ..ApiError::new(
+                        S::SERVICE_UNAVAILABLE,
+                        "unavailable",
+                        "Service unavailable",
+                        "the database is not reachable; try again shortly",
+                    )
+                }
             }
             ServiceError::Unexpected(cause) => {
                 tracing::error!(error = ?cause, "unexpected error");
@@ -367,5 +373,80 @@ impl From<ServiceError> for ApiError {
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::store::DbError;
+    use diesel::result::DatabaseErrorKind;
+
+    fn db_error(kind: DatabaseErrorKind, message: &str) -> DbError {
+        DbError::DatabaseError(kind, Box::new(message.to_owned()))
+    }
+
+    fn assert_unavailable(api: &ApiError) {
+        assert_eq!(api.status, StatusCode::SERVICE_UNAVAILABLE, "{api}");
+        assert_eq!(api.slug, "unavailable");
+        assert_eq!(
+            api.retry_after,
+            Some(crate::service::RETRY_AFTER_UNAVAILABLE_SECS)
+        );
+        let response = api.error_response();
+        assert_eq!(
+            response.headers().get(actix_web::http::header::RETRY_AFTER),
+            Some(&actix_web::http::header::HeaderValue::from(
+                crate::service::RETRY_AFTER_UNAVAILABLE_SECS
+            ))
+        );
+    }
+
+    #[test]
+    fn a_lost_database_connection_is_503_with_retry_after() {
+        // What diesel-async reports when the connection closed under a query, and what
+        // PostgreSQL says when it ends a session because it is going away.
+        for error in [
+            db_error(DatabaseErrorKind::UnableToSendCommand, "connection closed"),
+            db_error(DatabaseErrorKind::ClosedConnection, "connection closed"),
+            db_error(
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to unexpected postmaster exit",
+            ),
+            db_error(
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to administrator command",
+            ),
+            db_error(
+                DatabaseErrorKind::Unknown,
+                "the database system is shutting down",
+            ),
+        ] {
+            assert_unavailable(&ApiError::from(ServiceError::from(error)));
+        }
+        // Wrapped on its way (as the workers and some use cases do).
+        let wrapped = anyhow::Error::new(db_error(
+            DatabaseErrorKind::UnableToSendCommand,
+            "connection closed",
+        ))
+        .context("claiming the outbox");
+        assert_unavailable(&ApiError::from(ServiceError::Unexpected(wrapped)));
+        // The pool could not connect.
+        assert_unavailable(&ApiError::from(ServiceError::Unavailable(anyhow::anyhow!(
+            "database pool: connection refused"
+        ))));
+    }
+
+    #[test]
+    fn other_database_errors_stay_500() {
+        let api = ApiError::from(ServiceError::from(db_error(
+            DatabaseErrorKind::Unknown,
+            "division by zero",
+        )));
+        assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(api.retry_after, None);
+        let api = ApiError::from(ServiceError::from(DbError::NotFound));
+        assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

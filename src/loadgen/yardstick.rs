@@ -189,8 +189,13 @@ pub async fn run(
     let output = tokio::task::spawn_blocking({
         let (url, script, prefix) = (database_url.to_string(), script.clone(), prefix.clone());
         move || {
-            Command::new(pgbench)
-                .args(["--no-vacuum", "--protocol=prepared", "--jobs=2"])
+            // The password goes in the environment: a command line is visible to every user.
+            let (url, password) = split_password(&url);
+            let mut cmd = Command::new(pgbench);
+            if let Some(password) = password {
+                cmd.env("PGPASSWORD", password);
+            }
+            cmd.args(["--no-vacuum", "--protocol=prepared", "--jobs=2"])
                 .arg(format!("--client={clients}"))
                 .arg(format!("--time={}", duration.as_secs().max(1)))
                 .arg(format!("--file={}", script.display()))
@@ -257,14 +262,63 @@ pub async fn run(
     })
 }
 
+/// A `postgres://user:password@host/db` URL without its password, and the password
+/// (percent-decoded), if it has one.
+fn split_password(url: &str) -> (String, Option<String>) {
+    let password = url.find("://").and_then(|scheme| {
+        let at = url.rfind('@').filter(|at| *at > scheme)?;
+        let (_, password) = url[scheme + 3..at].split_once(':')?;
+        Some(percent_decode(password))
+    });
+    (crate::config::redact_url(url), password)
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = (bytes[i] == b'%')
+            .then(|| text.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match hex {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::literal;
+    use super::{literal, split_password};
 
     #[test]
     fn literals_hide_colons_quotes_and_backslashes_from_pgbench() {
         let l = literal(r#"{"a":"it's","b":"\\"}"#);
         assert!(!l[2..].contains(':'), "{l}");
         assert_eq!(l, r#"E'{"a"\x3a"it\'s","b"\x3a"\\\\"}'"#);
+    }
+
+    #[test]
+    fn the_password_leaves_the_url() {
+        assert_eq!(
+            split_password("postgres://postgres:s%40cret@127.0.0.1:5433/postgres"),
+            (
+                "postgres://postgres@127.0.0.1:5433/postgres".to_owned(),
+                Some("s@cret".to_owned())
+            )
+        );
+        assert_eq!(
+            split_password("postgres://postgres@127.0.0.1/db"),
+            ("postgres://postgres@127.0.0.1/db".to_owned(), None)
+        );
     }
 }

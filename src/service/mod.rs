@@ -89,13 +89,76 @@ pub enum ServiceError {
     Unexpected(#[from] anyhow::Error),
 }
 
+/// How long a client should wait before trying again when the database is unavailable
+/// (`Retry-After`): long enough for the private cluster's watchdog to start it again.
+pub const RETRY_AFTER_UNAVAILABLE_SECS: i64 = 5;
+
 impl From<DbError> for ServiceError {
     fn from(e: DbError) -> Self {
         if names_a_missing_account(&e) {
             return ServiceError::UnknownAccount;
         }
+        if connection_lost(&e) {
+            return ServiceError::Unavailable(e.into());
+        }
         ServiceError::Unexpected(e.into())
     }
+}
+
+impl ServiceError {
+    /// The same error, except that an `Unexpected` one caused by a lost or refused database
+    /// connection (wrapped on its way, e.g. by a worker) is `Unavailable`: the request may
+    /// succeed when tried again, so it is 503, not 500.
+    pub fn classified(self) -> ServiceError {
+        match self {
+            ServiceError::Unexpected(e) if caused_by_lost_connection(&e) => {
+                ServiceError::Unavailable(e)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The beginnings of the messages with which PostgreSQL ends a session because the server is
+/// going away or not there yet (SQLSTATE class 57P: `admin_shutdown`, `crash_shutdown`,
+/// `cannot_connect_now`). diesel reports them with the message only.
+const SERVER_GOING_AWAY: &[&str] = &[
+    "terminating connection due to administrator command",
+    "terminating connection because of crash of another server process",
+    "terminating connection due to unexpected postmaster exit",
+    "the database system is shutting down",
+    "the database system is starting up",
+    "the database system is in recovery mode",
+    "the database system is not yet accepting connections",
+    "the database system is not accepting connections",
+];
+
+/// Whether `e` means the connection to the database was lost (closed, refused, or ended by a
+/// server that is shutting down or crashed), rather than a fault in the query.
+pub fn connection_lost(e: &DbError) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(
+            DatabaseErrorKind::UnableToSendCommand | DatabaseErrorKind::ClosedConnection,
+            _,
+        ) => true,
+        Error::DatabaseError(_, info) => SERVER_GOING_AWAY
+            .iter()
+            .any(|message| info.message().starts_with(message)),
+        Error::RollbackErrorOnCommit { commit_error, .. } => connection_lost(commit_error),
+        // A rollback failed before, which happens when the connection went away mid-transaction.
+        Error::BrokenTransactionManager => true,
+        _ => false,
+    }
+}
+
+/// Whether anything in `e`'s chain of causes is a lost database connection, or a connection
+/// that could not be made.
+pub fn caused_by_lost_connection(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.downcast_ref::<DbError>().is_some_and(connection_lost)
+            || cause.is::<diesel::ConnectionError>()
+    })
 }
 
 /// Whether a write failed because an account it names does not exist: a foreign key to

@@ -16,10 +16,21 @@
 //! chowned to that user, and every parent directory must be searchable by it: if one is not,
 //! starting fails with an error naming that directory. Otherwise they run as the current user.
 //!
-//! # Lifetimes
-//! - [`Cluster::start`] (the service): `postgres` runs in a session of its own, so Ctrl-C on
-//!   the service does not reach it and it outlives a crash of the service, to be reused by the
-//!   next start. It stops only on [`Cluster::stop`].
+//! # Lifetimes and ownership
+//! - [`Cluster::start`] and [`Cluster::attach_or_start`] (the service and the other commands):
+//!   `postgres` runs in a session of its own, so Ctrl-C on the service does not reach it and it
+//!   outlives a crash of the service. Several Turnpost processes may use one cluster directory
+//!   at once (`serve` and `turnpost migrate`, `replay` or `worker` on the same data dir): the
+//!   first starts the server and *owns* it, the others attach to it. The owner's identity (pid
+//!   and start time) is kept in `turnpost.owner` in the cluster directory and the attached
+//!   processes in `turnpost.clients/`, all changed under an exclusive `flock` on the cluster
+//!   directory. [`Cluster::stop`] stops the server only in its owner, and only when no other
+//!   live process is attached; otherwise it hands the ownership to one of those and leaves the
+//!   server running. A process that attaches never stops a server it did not start. A server
+//!   whose owner died (a crashed `serve`) is adopted by the next [`Cluster::start`] (the
+//!   service), never by [`Cluster::attach_or_start`] (the one-shot commands).
+//! - [`Cluster::watch`] (the service): a watchdog thread checks the server every few seconds
+//!   and starts it again, on the same port, when it has died.
 //! - [`Cluster::start_ephemeral`] (tests): `postgres` is a child that the kernel signals when
 //!   this process dies, however it dies (`PR_SET_PDEATHSIG`); on a normal exit an `atexit`
 //!   hook also waits for it and removes its directory, and directories left behind by a killed
@@ -30,18 +41,21 @@
 //! earlier, so both are stopped explicitly or (ephemeral) when the process ends.
 //!
 //! # Security
-//! The cluster uses `trust` authentication, as the URL has no password: any local user who
-//! can reach 127.0.0.1 can connect as the `postgres` superuser. That is fine on a developer's
-//! machine or a single-user host; on a shared host, set `DATABASE_URL` to a properly secured
-//! server instead.
+//! Every connection authenticates with SCRAM-SHA-256, over TCP and over the Unix socket alike
+//! (`pg_hba.conf` is written by [`secure`]): the `postgres` superuser's password is generated
+//! at random when the cluster is created and kept in `turnpost.password` (mode 0600, owned by
+//! the user Turnpost runs as) in the cluster directory, and [`Cluster::url`] carries it. A
+//! cluster created before passwords (with `trust`) is secured the next time it starts. The
+//! password is never logged.
 //!
-//! Linux only: it relies on `prctl` and `/proc`.
+//! Linux only: it relies on `prctl`, `flock` and `/proc`.
 
 use std::ffi::{CString, OsStr};
 use std::fmt::Write as _;
 use std::fs::{self, DirBuilder, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom, Write as _};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -62,6 +76,15 @@ const SERVER_USER: &str = "postgres";
 const VERSIONED_BINDIRS: &str = "/usr/lib/postgresql";
 /// The server's stdout and stderr, appended to, inside the cluster directory.
 const LOG_FILE: &str = "server.log";
+/// The superuser's password, inside the cluster directory (mode 0600).
+pub const PASSWORD_FILE: &str = "turnpost.password";
+/// The Turnpost process that owns the running server (`<pid> <start time>`), inside the
+/// cluster directory.
+const OWNER_FILE: &str = "turnpost.owner";
+/// One empty file per other Turnpost process attached to the server (`<pid>-<start time>`).
+const CLIENTS_DIR: &str = "turnpost.clients";
+/// How often [`Cluster::watch`] checks that the server still runs.
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(2);
 /// Name prefix of ephemeral cluster directories in the temp dir: `<prefix><pid>-<n>`.
 const EPHEMERAL_PREFIX: &str = "turnpost-pg-";
 /// Settings that trade durability for speed; only for throw-away clusters.
@@ -85,16 +108,30 @@ const START_ATTEMPTS: u32 = 5;
 /// Polling interval while waiting for the server to come up or go away.
 const POLL: Duration = Duration::from_millis(20);
 
-/// A running private PostgreSQL cluster: its directory (`PGDATA`) and the TCP port it listens
-/// on at 127.0.0.1.
+/// A running private PostgreSQL cluster: its directory (`PGDATA`), the TCP port it listens
+/// on at 127.0.0.1, and the superuser's password.
 ///
 /// Dropping it does not stop the server (see the module docs): call [`Cluster::stop`].
 #[derive(Debug)]
 pub struct Cluster {
     dir: PathBuf,
     port: u16,
+    /// `None` for a cluster from before passwords that was found running with `trust`.
+    password: Option<Password>,
     ephemeral: bool,
-    server: Server,
+    /// Shared with the watchdog, which replaces it when it restarts the server.
+    server: Arc<Mutex<Server>>,
+    watchdog: Option<Watchdog>,
+}
+
+/// The superuser's password; its `Debug` does not show it.
+#[derive(Clone, PartialEq)]
+struct Password(String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(..)")
+    }
 }
 
 /// How this process knows the running postmaster.
@@ -108,45 +145,54 @@ enum Server {
     Stopped,
 }
 
+impl Server {
+    fn is_running(&self) -> bool {
+        match self {
+            Server::Child(postmaster) => postmaster.is_running(),
+            Server::Foreign(pid) => pid_alive(*pid),
+            Server::Stopped => false,
+        }
+    }
+
+    fn pid(&self) -> Option<libc::pid_t> {
+        match self {
+            Server::Child(postmaster) => Some(postmaster.pid),
+            Server::Foreign(pid) => Some(*pid),
+            Server::Stopped => None,
+        }
+    }
+}
+
+/// Whether a process that finds a server running whose owner has died takes it over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Adopt {
+    Orphans,
+    Never,
+}
+
 impl Cluster {
     /// For the service: a persistent cluster in `dir` (e.g. `<data-dir>/pg`) with durable
     /// settings, created with `initdb` if `dir` holds none and started if it is not running.
     ///
-    /// When a live postmaster already runs in `dir` (named by its `postmaster.pid`, e.g. left
-    /// running by a service that crashed), it is reused on the port it listens on. Otherwise the
-    /// server starts on a free port, which may differ from one start to the next: always take
-    /// the port from [`Cluster::url`]. It keeps running after this process exits, until
-    /// [`Cluster::stop`].
+    /// When a live postmaster already runs in `dir` (named by its `postmaster.pid`), this
+    /// process attaches to it on the port it listens on; if the process that started it has
+    /// died (a service that crashed), this one takes it over and stops it on
+    /// [`Cluster::stop`]. Otherwise the server starts on a free port, which may differ from one
+    /// start to the next: always take the port from [`Cluster::url`]. It keeps running after
+    /// this process exits, until [`Cluster::stop`] (see the module docs on ownership).
     ///
     /// Blocks for up to a few seconds (initdb, startup): call it before starting an async
     /// runtime or through `spawn_blocking`.
     pub fn start(dir: &Path) -> Result<Cluster> {
-        let dir = std::path::absolute(dir)
-            .with_context(|| format!("resolving the cluster directory {}", dir.display()))?;
-        check_own_dir(&dir)?;
-        if let Some((pid, port)) = find_running(&dir)? {
-            info!(dir = %dir.display(), port, pid, "reusing the running PostgreSQL cluster");
-            return Ok(Cluster {
-                dir,
-                port,
-                ephemeral: false,
-                server: Server::Foreign(pid),
-            });
-        }
-        let user = server_user()?;
-        let existing = cluster_version(&dir)?;
-        let bins = Binaries::find(existing.as_deref())?;
-        prepare_dir(&dir, user, &bins)?;
-        if existing.is_none() {
-            initdb(&bins, &dir, user, true)?;
-        }
-        let (postmaster, port) = launch(&bins, &dir, user, false)?;
-        Ok(Cluster {
-            dir,
-            port,
-            ephemeral: false,
-            server: Server::Child(postmaster),
-        })
+        start_persistent(dir, Adopt::Orphans)
+    }
+
+    /// For commands that run once (`migrate`, `replay`): like [`Cluster::start`], but a server
+    /// found running is only ever attached to, never taken over, so [`Cluster::stop`] leaves
+    /// it running. A server this call starts itself is stopped by [`Cluster::stop`], unless
+    /// another process has attached to it meanwhile.
+    pub fn attach_or_start(dir: &Path) -> Result<Cluster> {
+        start_persistent(dir, Adopt::Never)
     }
 
     /// For tests: a throw-away cluster in a fresh directory under the temp dir, with fsync off.
@@ -176,8 +222,11 @@ impl Cluster {
         let dir = create_ephemeral_dir(&root)?;
         let started = prepare_dir(&dir, user, &bins)
             .and_then(|()| initdb(&bins, &dir, user, false))
-            .and_then(|()| launch(&bins, &dir, user, true));
-        let (postmaster, port) = match started {
+            .and_then(|()| secure(&bins, &dir, user))
+            .and_then(|password| {
+                launch(&bins, &dir, user, true, None).map(|started| (started, password))
+            });
+        let ((postmaster, port), password) = match started {
             Ok(started) => started,
             Err(err) => {
                 let _ = fs::remove_dir_all(&dir);
@@ -188,8 +237,10 @@ impl Cluster {
         Ok(Cluster {
             dir,
             port,
+            password: Some(password),
             ephemeral: true,
-            server: Server::Child(postmaster),
+            server: Arc::new(Mutex::new(Server::Child(postmaster))),
+            watchdog: None,
         })
     }
 
@@ -213,10 +264,16 @@ impl Cluster {
         started
     }
 
-    /// `postgres://postgres@127.0.0.1:<port>/<database>` (the database name percent-encoded).
+    /// `postgres://postgres:<password>@127.0.0.1:<port>/<database>` (the database name
+    /// percent-encoded). It holds the password: never log it (`config::redact_url` hides it).
     pub fn url(&self, database: &str) -> String {
+        let password = self
+            .password
+            .as_ref()
+            .map(|password| format!(":{}", password.0))
+            .unwrap_or_default();
         format!(
-            "postgres://{SUPERUSER}@127.0.0.1:{}/{}",
+            "postgres://{SUPERUSER}{password}@127.0.0.1:{}/{}",
             self.port,
             percent_encode(database)
         )
@@ -227,60 +284,260 @@ impl Cluster {
         self.port
     }
 
-    /// The cluster directory (`PGDATA`); the server log is `server.log` in it.
+    /// The cluster directory (`PGDATA`); the server log is `server.log` in it, the password
+    /// `turnpost.password`.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// Fast shutdown (SIGINT to the postmaster: active sessions are rolled back), waiting until
-    /// the server is gone; if that takes over a minute, an immediate shutdown (SIGQUIT). An
-    /// ephemeral cluster's directory is removed too. Stopping a server that has already gone
-    /// (e.g. stopped through another handle) succeeds; on error the call may be retried.
+    /// The process id of the running postmaster, as this handle knows it.
+    pub fn pid(&self) -> Option<libc::pid_t> {
+        lock(&self.server).pid()
+    }
+
+    /// Starts the watchdog (the service): a thread that checks every `every` that the server
+    /// still runs and, when it has died, starts it again on the same port (so that URLs handed
+    /// out stay valid), logging both. Restarting becomes possible once the dead server's
+    /// backends have gone, so a failed attempt is logged and tried again at the next check.
+    /// [`Cluster::stop`] ends it. Only for persistent clusters; calling it twice does nothing.
+    pub fn watch(&mut self, every: Duration) -> Result<()> {
+        if self.ephemeral || self.watchdog.is_some() {
+            return Ok(());
+        }
+        let (stop, stopped) = mpsc::channel::<()>();
+        let dir = self.dir.clone();
+        let port = self.port;
+        let server = Arc::clone(&self.server);
+        let thread = thread::Builder::new()
+            .name("postgres-watchdog".into())
+            .spawn(move || watch(&dir, port, &server, every, &stopped))
+            .context("starting the thread that watches PostgreSQL")?;
+        self.watchdog = Some(Watchdog { stop, thread });
+        Ok(())
+    }
+
+    /// Stops the server if this process owns it and no other live process is attached to it:
+    /// a fast shutdown (SIGINT to the postmaster: active sessions are rolled back), waiting
+    /// until the server is gone; if that takes over a minute, an immediate shutdown (SIGQUIT).
+    /// An owner with other processes attached hands the server to one of them instead, and a
+    /// process that only attached leaves it running (see the module docs). An ephemeral
+    /// cluster is always stopped and its directory removed. Stopping a server that has already
+    /// gone (e.g. stopped through another handle) succeeds; on error the call may be retried.
     pub fn stop(&mut self) -> Result<()> {
-        let dir = self.dir.display().to_string();
-        match &self.server {
-            Server::Stopped => return Ok(()),
-            Server::Child(postmaster) => {
-                info!(
-                    dir,
-                    port = self.port,
-                    pid = postmaster.pid,
-                    "stopping PostgreSQL"
-                );
-                shut_down(
-                    &self.dir,
-                    postmaster.pid,
-                    |sig| {
-                        postmaster.signal(sig);
-                        Ok(())
-                    },
-                    |timeout| postmaster.wait_exit(timeout),
-                )?;
-            }
-            Server::Foreign(pid) => {
-                let pid = *pid;
-                info!(dir, port = self.port, pid, "stopping PostgreSQL");
-                // It may have been stopped and the pid reused since: only signal the postmaster
-                // that its pid file still names.
-                let named = read_pidfile(&self.dir).ok().flatten().map(|file| file.pid);
-                if named == Some(pid) {
-                    shut_down(
-                        &self.dir,
-                        pid,
-                        |sig| send_signal(pid, sig),
-                        |timeout| wait_until(timeout, || !pid_alive(pid)),
-                    )?;
-                }
+        if let Some(watchdog) = self.watchdog.take() {
+            drop(watchdog.stop);
+            if watchdog.thread.join().is_err() {
+                warn!("the PostgreSQL watchdog panicked");
             }
         }
-        self.server = Server::Stopped;
+        let dir = self.dir.display().to_string();
+        let mut server = lock(&self.server);
+        if matches!(*server, Server::Stopped) {
+            return Ok(());
+        }
         if self.ephemeral {
+            stop_server(&self.dir, self.port, &server)?;
+            *server = Server::Stopped;
             lock(&EPHEMERAL).retain(|(dir, _)| *dir != self.dir);
             fs::remove_dir_all(&self.dir)
                 .with_context(|| format!("removing the test cluster directory {dir}"))?;
+            info!(dir, port = self.port, "PostgreSQL stopped");
+            return Ok(());
         }
+        let _lock = DirLock::acquire(&self.dir)?;
+        let me = Process::current()?;
+        let _ = remove_client(&self.dir, me);
+        if read_owner(&self.dir) != Some(me) {
+            info!(
+                dir,
+                port = self.port,
+                "leaving PostgreSQL running: another process started it"
+            );
+            *server = Server::Stopped;
+            return Ok(());
+        }
+        if let Some(next) = live_clients(&self.dir).into_iter().next() {
+            write_owner(&self.dir, next)?;
+            let _ = remove_client(&self.dir, next);
+            info!(
+                dir,
+                port = self.port,
+                pid = next.pid,
+                "leaving PostgreSQL running for another Turnpost process that uses it"
+            );
+            *server = Server::Stopped;
+            return Ok(());
+        }
+        stop_server(&self.dir, self.port, &server)?;
+        *server = Server::Stopped;
+        let _ = fs::remove_file(self.dir.join(OWNER_FILE));
         info!(dir, port = self.port, "PostgreSQL stopped");
         Ok(())
+    }
+}
+
+/// The watchdog's thread and the channel that stops it (by being dropped).
+#[derive(Debug)]
+struct Watchdog {
+    stop: mpsc::Sender<()>,
+    thread: thread::JoinHandle<()>,
+}
+
+/// [`Cluster::start`] and [`Cluster::attach_or_start`].
+fn start_persistent(dir: &Path, adopt: Adopt) -> Result<Cluster> {
+    let dir = std::path::absolute(dir)
+        .with_context(|| format!("resolving the cluster directory {}", dir.display()))?;
+    check_own_dir(&dir)?;
+    let user = server_user()?;
+    let bins = Binaries::find(cluster_version(&dir)?.as_deref())?;
+    prepare_dir(&dir, user, &bins)?;
+    let _lock = DirLock::acquire(&dir)?;
+    let me = Process::current()?;
+    if let Some((pid, port)) = find_running(&dir)? {
+        let password = read_password(&dir)?;
+        if password.is_none() {
+            warn!(
+                dir = %dir.display(),
+                "the running PostgreSQL cluster has no password yet (it was created by an older \
+                 Turnpost, with `trust` authentication); it is secured when it next starts"
+            );
+        }
+        let owner = read_owner(&dir);
+        if owner == Some(me) {
+            // Another handle of this process.
+        } else if adopt == Adopt::Orphans && owner.is_none_or(|owner| !owner.alive()) {
+            write_owner(&dir, me)?;
+            info!(dir = %dir.display(), port, pid, "taking over the running PostgreSQL cluster, whose owner has exited");
+        } else {
+            add_client(&dir, me)?;
+            info!(dir = %dir.display(), port, pid, "attaching to the running PostgreSQL cluster");
+        }
+        return Ok(Cluster {
+            dir,
+            port,
+            password,
+            ephemeral: false,
+            server: Arc::new(Mutex::new(Server::Foreign(pid))),
+            watchdog: None,
+        });
+    }
+    if cluster_version(&dir)?.is_none() {
+        initdb(&bins, &dir, user, true)?;
+    }
+    let password = secure(&bins, &dir, user)?;
+    let (postmaster, port) = launch(&bins, &dir, user, false, None)?;
+    write_owner(&dir, me)?;
+    Ok(Cluster {
+        dir,
+        port,
+        password: Some(password),
+        ephemeral: false,
+        server: Arc::new(Mutex::new(Server::Child(postmaster))),
+        watchdog: None,
+    })
+}
+
+/// The watchdog's loop (see [`Cluster::watch`]); returns when `stopped`'s sender is dropped.
+fn watch(
+    dir: &Path,
+    port: u16,
+    server: &Mutex<Server>,
+    every: Duration,
+    stopped: &mpsc::Receiver<()>,
+) {
+    let mut failures = 0u32;
+    loop {
+        match stopped.recv_timeout(every) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        let (running, pid) = {
+            let server = lock(server);
+            if matches!(*server, Server::Stopped) {
+                return;
+            }
+            (server.is_running(), server.pid())
+        };
+        if running {
+            failures = 0;
+            continue;
+        }
+        if failures == 0 {
+            warn!(dir = %dir.display(), port, pid, "PostgreSQL has exited; starting it again");
+        }
+        match restart(dir, port) {
+            Ok(restarted) => {
+                info!(dir = %dir.display(), port, pid = restarted.pid(), "PostgreSQL runs again");
+                *lock(server) = restarted;
+                failures = 0;
+            }
+            Err(err) => {
+                failures += 1;
+                warn!(
+                    dir = %dir.display(),
+                    port,
+                    attempt = failures,
+                    error = format!("{err:#}"),
+                    "could not start PostgreSQL again; trying again in {}s",
+                    every.as_secs_f32()
+                );
+            }
+        }
+    }
+}
+
+/// Starts the persistent cluster in `dir` again on `port` after its server died, and takes
+/// it over; or attaches to it if another process restarted it first.
+fn restart(dir: &Path, port: u16) -> Result<Server> {
+    let user = server_user()?;
+    let bins = Binaries::find(cluster_version(dir)?.as_deref())?;
+    let _lock = DirLock::acquire(dir)?;
+    if let Some((pid, running_port)) = find_running(dir)? {
+        if running_port != port {
+            bail!(
+                "PostgreSQL was started again by another process, on port {running_port} \
+                 instead of {port}: restart Turnpost"
+            );
+        }
+        return Ok(Server::Foreign(pid));
+    }
+    let (postmaster, _) = launch(&bins, dir, user, false, Some(port))?;
+    write_owner(dir, Process::current()?)?;
+    Ok(Server::Child(postmaster))
+}
+
+/// Fast shutdown of the server this handle knows, then immediate if it takes too long.
+fn stop_server(dir: &Path, port: u16, server: &Server) -> Result<()> {
+    match server {
+        Server::Stopped => Ok(()),
+        Server::Child(postmaster) => {
+            info!(dir = %dir.display(), port, pid = postmaster.pid, "stopping PostgreSQL");
+            shut_down(
+                dir,
+                postmaster.pid,
+                |sig| {
+                    postmaster.signal(sig);
+                    Ok(())
+                },
+                |timeout| postmaster.wait_exit(timeout),
+            )
+        }
+        Server::Foreign(pid) => {
+            let pid = *pid;
+            info!(dir = %dir.display(), port, pid, "stopping PostgreSQL");
+            // It may have been stopped and the pid reused since: only signal the postmaster
+            // that its pid file still names.
+            let named = read_pidfile(dir).ok().flatten().map(|file| file.pid);
+            if named == Some(pid) {
+                shut_down(
+                    dir,
+                    pid,
+                    |sig| send_signal(pid, sig),
+                    |timeout| wait_until(timeout, || !pid_alive(pid)),
+                )?;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -642,8 +899,9 @@ fn can_enter(dir: &Path, user: User, bins: &Binaries) -> bool {
 // ---------------------------------------------------------------------------------------------
 // initdb and starting the server.
 
-/// Creates the cluster: `trust` authentication for the `postgres` superuser, UTF-8, C locale;
-/// a throw-away cluster skips the final fsync.
+/// Creates the cluster: the `postgres` superuser, UTF-8, C locale; a throw-away cluster skips
+/// the final fsync. It starts with `trust` authentication, which [`secure`] replaces before
+/// the server first listens.
 fn initdb(bins: &Binaries, dir: &Path, user: Option<User>, durable: bool) -> Result<()> {
     info!(
         dir = %dir.display(),
@@ -680,7 +938,8 @@ fn initdb(bins: &Binaries, dir: &Path, user: Option<User>, durable: bool) -> Res
 }
 
 /// Starts `postgres` on 127.0.0.1 and a free port and waits until it accepts connections,
-/// retrying on another port when the chosen one was taken in the meantime.
+/// retrying on another port when the chosen one was taken in the meantime; or on `port` (a
+/// restart, whose port the clients already know), failing if it is taken.
 ///
 /// `postgres` is spawned directly rather than through `pg_ctl` (which may be a wrapper script,
 /// and which would detach the server from this process): a throw-away server must die with
@@ -690,13 +949,18 @@ fn launch(
     dir: &Path,
     user: Option<User>,
     ephemeral: bool,
+    port: Option<u16>,
 ) -> Result<(Arc<Postmaster>, u16)> {
+    let fixed = port;
     let log_path = dir.join(LOG_FILE);
     let sockets = socket_dir_setting(dir);
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let port = free_port()?;
+        let port = match fixed {
+            Some(port) => port,
+            None => free_port()?,
+        };
         let log = open_log(&log_path, user)?;
         let log_start = log.metadata().map(|meta| meta.len()).unwrap_or(0);
         let mut cmd = command(&bins.postgres(), user);
@@ -737,7 +1001,7 @@ fn launch(
             Err(NotReady::Exited) => {
                 postmaster.wait_exit(KILL_TIMEOUT);
                 let tail = log_tail(&log_path, log_start);
-                if attempt < START_ATTEMPTS && port_taken(&tail) {
+                if fixed.is_none() && attempt < START_ATTEMPTS && port_taken(&tail) {
                     warn!(
                         port,
                         "the port was taken before PostgreSQL could bind it; retrying"
@@ -1200,6 +1464,251 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Authentication: the superuser's password and pg_hba.conf.
+
+/// What `pg_hba.conf` says once the cluster is secured: a password for everyone, everywhere.
+const HBA_CONF: &str = "\
+# Written by Turnpost: every connection authenticates with a password (SCRAM-SHA-256).
+# The superuser's password is in turnpost.password in this directory.
+# TYPE  DATABASE  USER  ADDRESS       METHOD
+local   all       all                 scram-sha-256
+host    all       all   127.0.0.1/32  scram-sha-256
+host    all       all   ::1/128       scram-sha-256
+";
+
+/// The password kept in `dir`, if the cluster has been secured.
+fn read_password(dir: &Path) -> Result<Option<Password>> {
+    let path = dir.join(PASSWORD_FILE);
+    match fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => Ok(Some(Password(text.trim().to_owned()))),
+        Ok(_) => Ok(None),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// A fresh random password: 32 bytes from the kernel, in hex (nothing to escape in a URL).
+fn generate_password() -> Result<Password> {
+    let mut bytes = [0u8; 32];
+    let mut filled = 0;
+    while filled < bytes.len() {
+        // SAFETY: the pointer and length describe the unfilled part of `bytes`.
+        let n = unsafe {
+            libc::getrandom(bytes[filled..].as_mut_ptr().cast(), bytes.len() - filled, 0)
+        };
+        if n < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err).context("generating the database password");
+        }
+        filled += n as usize;
+    }
+    Ok(Password(hex::encode(bytes)))
+}
+
+/// Makes sure the (stopped) cluster in `dir` authenticates every connection, and returns the
+/// superuser's password. A secured cluster has its password file, written last; otherwise a
+/// password is generated, set in single-user mode (the plain text goes through a pipe, never
+/// on a command line), `pg_hba.conf` is rewritten to demand it, and the file is written.
+/// Each step can be repeated, so a crash half-way is repaired at the next start.
+fn secure(bins: &Binaries, dir: &Path, user: Option<User>) -> Result<Password> {
+    if let Some(password) = read_password(dir)? {
+        return Ok(password);
+    }
+    info!(dir = %dir.display(), "setting a password for the PostgreSQL superuser");
+    let password = generate_password()?;
+    let mut cmd = command(&bins.postgres(), user);
+    cmd.arg("--single")
+        .arg("-D")
+        .arg(dir)
+        .args([
+            "-c",
+            "listen_addresses=",
+            "-c",
+            "password_encryption=scram-sha-256",
+            SUPERUSER,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("running {} --single", bins.postgres().display()))?;
+    let statement = format!("ALTER ROLE \"{SUPERUSER}\" PASSWORD '{}';\n", password.0);
+    if let Some(mut stdin) = child.stdin.take() {
+        // A failure to write shows in the exit status and the output.
+        let _ = stdin.write_all(statement.as_bytes());
+    }
+    let output = child
+        .wait_with_output()
+        .context("waiting for PostgreSQL in single-user mode")?;
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    if !output.status.success() || text.contains("ERROR:") || text.contains("FATAL:") {
+        bail!(
+            "setting the superuser's password in {} failed ({}):\n{}",
+            dir.display(),
+            output.status,
+            last_lines(&text.replace(&password.0, "<password>"), 30)
+        );
+    }
+    write_kept(&dir.join("pg_hba.conf"), HBA_CONF, user)?;
+    let path = dir.join(PASSWORD_FILE);
+    let partial = dir.join(format!("{PASSWORD_FILE}.partial"));
+    let _ = fs::remove_file(&partial);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&partial)
+        .with_context(|| format!("creating {}", partial.display()))?;
+    file.write_all(format!("{}\n", password.0).as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", partial.display()))?;
+    fs::rename(&partial, &path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(password)
+}
+
+/// Replaces the contents of a file of the cluster's, keeping it readable by the server: an
+/// existing file keeps its owner and mode; a new one (mode 0600) is handed to `user`.
+fn write_kept(path: &Path, contents: &str, user: Option<User>) -> Result<()> {
+    let existed = path.exists();
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    if !existed && let Some(user) = user {
+        std::os::unix::fs::chown(path, Some(user.uid), Some(user.gid))
+            .with_context(|| format!("handing {} to the `{SERVER_USER}` user", path.display()))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ownership: which Turnpost process stops the server, and which others use it.
+
+/// A process, told apart from a later one that reuses its pid by its start time (in clock
+/// ticks after boot, field 22 of `/proc/<pid>/stat`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Process {
+    pid: libc::pid_t,
+    start: u64,
+}
+
+impl Process {
+    fn current() -> Result<Process> {
+        let pid = std::process::id() as libc::pid_t;
+        Process::of(pid).context("reading /proc/self/stat")
+    }
+
+    /// Process `pid` as it is now, unless it is gone (or a zombie).
+    fn of(pid: libc::pid_t) -> Option<Process> {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid …`, where comm may contain anything, even ") ".
+        let (_, rest) = stat.rsplit_once(')')?;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.first().is_some_and(|state| state.starts_with('Z')) {
+            return None;
+        }
+        let start = fields.get(19)?.parse().ok()?;
+        Some(Process { pid, start })
+    }
+
+    fn alive(&self) -> bool {
+        Process::of(self.pid) == Some(*self)
+    }
+
+    /// `<pid> <start>` (the owner file) or `<pid>-<start>` (a client's file name).
+    fn parse(text: &str) -> Option<Process> {
+        let (pid, start) = text.trim().split_once([' ', '-'])?;
+        Some(Process {
+            pid: pid.parse().ok().filter(|pid| *pid > 0)?,
+            start: start.parse().ok()?,
+        })
+    }
+}
+
+/// The process recorded as the server's owner, if any.
+fn read_owner(dir: &Path) -> Option<Process> {
+    Process::parse(&fs::read_to_string(dir.join(OWNER_FILE)).ok()?)
+}
+
+fn write_owner(dir: &Path, owner: Process) -> Result<()> {
+    let path = dir.join(OWNER_FILE);
+    fs::write(&path, format!("{} {}\n", owner.pid, owner.start))
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+fn add_client(dir: &Path, client: Process) -> Result<()> {
+    let clients = dir.join(CLIENTS_DIR);
+    match DirBuilder::new().mode(0o700).create(&clients) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(err) => return Err(err).with_context(|| format!("creating {}", clients.display())),
+    }
+    let path = clients.join(format!("{}-{}", client.pid, client.start));
+    File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+    Ok(())
+}
+
+fn remove_client(dir: &Path, client: Process) -> io::Result<()> {
+    fs::remove_file(
+        dir.join(CLIENTS_DIR)
+            .join(format!("{}-{}", client.pid, client.start)),
+    )
+}
+
+/// The attached processes that still live, in pid order; the entries of dead ones are
+/// removed.
+fn live_clients(dir: &Path) -> Vec<Process> {
+    let mut live = Vec::new();
+    for entry in fs::read_dir(dir.join(CLIENTS_DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        match entry.file_name().to_str().and_then(Process::parse) {
+            Some(client) if client.alive() => live.push(client),
+            _ => {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    live.sort_by_key(|client| client.pid);
+    live
+}
+
+/// An exclusive `flock` on the cluster directory, held while a process decides whether to
+/// start, attach to, restart or stop the server; released when dropped.
+struct DirLock {
+    _file: File,
+}
+
+impl DirLock {
+    fn acquire(dir: &Path) -> Result<DirLock> {
+        let file = File::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+        loop {
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(DirLock { _file: file });
+            }
+            let err = io::Error::last_os_error();
+            if err.kind() != io::ErrorKind::Interrupted {
+                return Err(err).with_context(|| format!("locking {}", dir.display()));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Ephemeral clusters: directories, the exit hook, cleaning up after killed processes.
 
 /// The running ephemeral clusters of this process, for the exit hook.
@@ -1320,6 +1829,39 @@ mod tests {
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
     }
 
+    /// psql with `args` (a URL, or `-h`/`-p`/`-U`), never prompting and knowing no password
+    /// but what the arguments carry: its output, or its error message.
+    fn try_psql(args: &[&str]) -> Result<String, String> {
+        let output = Command::new("psql")
+            .args(["-X", "-A", "-t", "-w", "-c", "select 1"])
+            .args(args)
+            .env_remove("PGPASSWORD")
+            .env("PGPASSFILE", "/dev/null")
+            .output()
+            .expect("running psql");
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        } else {
+            Err(String::from_utf8_lossy(&output.stderr).into_owned())
+        }
+    }
+
+    /// Checks that `cluster` refuses connections without its password, over TCP and over its
+    /// Unix socket, and takes them with it.
+    fn assert_password_required(cluster: &Cluster) {
+        let port = cluster.port().to_string();
+        assert_eq!(try_psql(&[&cluster.url("postgres")]).as_deref(), Ok("1"));
+        let tcp = try_psql(&["-h", "127.0.0.1", "-p", &port, "-U", "postgres", "postgres"]);
+        let err = tcp.expect_err("a connection without the password is refused");
+        assert!(err.contains("password"), "{err}");
+        let socket_dir = socket_dir_setting(cluster.dir());
+        if !socket_dir.is_empty() {
+            let local = try_psql(&["-h", &socket_dir, "-p", &port, "-U", "postgres", "postgres"]);
+            let err = local.expect_err("a local connection without the password is refused");
+            assert!(err.contains("password"), "{err}");
+        }
+    }
+
     /// Name prefix of [`Scratch`] directories in the temp dir: `<prefix><name>-<pid>`.
     const SCRATCH_PREFIX: &str = "turnpost-cluster-test-";
 
@@ -1373,11 +1915,7 @@ mod tests {
     }
 
     fn running_pid(cluster: &Cluster) -> libc::pid_t {
-        match &cluster.server {
-            Server::Child(postmaster) => postmaster.pid,
-            Server::Foreign(pid) => *pid,
-            Server::Stopped => panic!("the cluster is stopped"),
-        }
+        cluster.pid().expect("the cluster is stopped")
     }
 
     /// The processes whose parent is `pid` (the postmaster's backends and workers).
@@ -1424,7 +1962,7 @@ mod tests {
         let mut second = Cluster::start(&dir).unwrap();
         assert_eq!(second.port(), first.port());
         assert_eq!(running_pid(&second), pid);
-        assert!(matches!(second.server, Server::Foreign(_)));
+        assert!(matches!(*lock(&second.server), Server::Foreign(_)));
 
         second.stop().unwrap();
         assert!(!pid_alive(pid));
@@ -1465,6 +2003,172 @@ mod tests {
         assert!(err.contains("exited while starting"), "{err}");
         assert!(err.contains("\"no_such_setting\""), "{err}");
         assert!(read_pidfile(&dir).unwrap().is_none());
+    }
+
+    #[test]
+    fn connections_need_the_generated_password() {
+        let scratch = Scratch::new("password");
+        let dir = scratch.0.join("pg");
+        let mut cluster = Cluster::start(&dir).unwrap();
+        assert_password_required(&cluster);
+        let file = fs::metadata(dir.join(PASSWORD_FILE)).unwrap();
+        assert_eq!(file.permissions().mode() & 0o777, 0o600);
+        // SAFETY: geteuid has no preconditions.
+        assert_eq!(file.uid(), unsafe { libc::geteuid() });
+        let password = fs::read_to_string(dir.join(PASSWORD_FILE)).unwrap();
+        assert_eq!(password.trim().len(), 64);
+        assert!(cluster.url("postgres").contains(password.trim()));
+        assert!(!format!("{cluster:?}").contains(password.trim()));
+        assert!(
+            !fs::read_to_string(dir.join(LOG_FILE))
+                .unwrap()
+                .contains(password.trim()),
+            "the password is not in the server log"
+        );
+        cluster.stop().unwrap();
+
+        // The password survives a restart.
+        let mut again = Cluster::start(&dir).unwrap();
+        assert!(again.url("postgres").contains(password.trim()));
+        assert_password_required(&again);
+        again.stop().unwrap();
+
+        let ephemeral = Cluster::shared_ephemeral().unwrap();
+        assert_password_required(ephemeral);
+    }
+
+    #[test]
+    fn trust_cluster_is_secured_at_its_next_start() {
+        let scratch = Scratch::new("trust");
+        let dir = scratch.0.join("pg");
+        // A cluster as older versions left it: `trust` for everyone.
+        let user = server_user().unwrap();
+        let bins = Binaries::find(None).unwrap();
+        prepare_dir(&dir, user, &bins).unwrap();
+        initdb(&bins, &dir, user, true).unwrap();
+        assert!(!dir.join(PASSWORD_FILE).exists());
+        let mut cluster = Cluster::start(&dir).unwrap();
+        assert!(dir.join(PASSWORD_FILE).is_file());
+        assert_password_required(&cluster);
+        cluster.stop().unwrap();
+    }
+
+    #[test]
+    fn only_the_owner_stops_the_server() {
+        let scratch = Scratch::new("owner");
+        let dir = scratch.0.join("pg");
+        let mut first = Cluster::start(&dir).unwrap();
+        let pid = running_pid(&first);
+        let me = Process::current().unwrap();
+        assert_eq!(read_owner(&dir), Some(me));
+        // Stand-ins for other Turnpost processes: one that lives (init) and one that is gone.
+        let other = Process::of(1).unwrap();
+        let dead = {
+            let mut child = Command::new("true").spawn().unwrap();
+            let process = Process::of(child.id() as libc::pid_t);
+            child.wait().unwrap();
+            process.unwrap_or(Process { pid: 1, start: 0 })
+        };
+        assert!(!dead.alive());
+
+        // Another live process owns it: neither kind of start takes it over, and stop leaves
+        // it running.
+        write_owner(&dir, other).unwrap();
+        let mut tool = Cluster::attach_or_start(&dir).unwrap();
+        assert_eq!(running_pid(&tool), pid);
+        assert_eq!(live_clients(&dir), vec![me]);
+        tool.stop().unwrap();
+        assert!(
+            pid_alive(pid),
+            "an attached command leaves the server running"
+        );
+        assert!(live_clients(&dir).is_empty());
+        let mut service = Cluster::start(&dir).unwrap();
+        service.stop().unwrap();
+        assert!(pid_alive(pid));
+        assert_eq!(read_owner(&dir), Some(other));
+
+        // Its owner is gone (a crashed service): a one-shot command still only attaches, the
+        // service takes it over and stops it.
+        write_owner(&dir, dead).unwrap();
+        let mut tool = Cluster::attach_or_start(&dir).unwrap();
+        tool.stop().unwrap();
+        assert!(pid_alive(pid));
+        assert_eq!(read_owner(&dir), Some(dead));
+        let mut service = Cluster::start(&dir).unwrap();
+        assert_eq!(read_owner(&dir), Some(me));
+
+        // An owner with another process attached hands the server over instead of stopping it.
+        add_client(&dir, other).unwrap();
+        service.stop().unwrap();
+        assert!(
+            pid_alive(pid),
+            "the owner leaves the server to the attached process"
+        );
+        assert_eq!(read_owner(&dir), Some(other));
+        assert!(live_clients(&dir).is_empty());
+        first.stop().unwrap();
+        assert!(pid_alive(pid));
+
+        // Once this process owns it again and nobody is attached, stop stops it.
+        write_owner(&dir, me).unwrap();
+        let mut last = Cluster::start(&dir).unwrap();
+        last.stop().unwrap();
+        assert!(!pid_alive(pid));
+        assert!(!dir.join(OWNER_FILE).exists());
+    }
+
+    #[test]
+    fn watchdog_restarts_a_dead_server_on_the_same_port() {
+        let scratch = Scratch::new("watchdog");
+        let dir = scratch.0.join("pg");
+        let mut cluster = Cluster::start(&dir).unwrap();
+        cluster.watch(Duration::from_millis(200)).unwrap();
+        let url = cluster.url("postgres");
+        let pid = running_pid(&cluster);
+        send_signal(pid, libc::SIGKILL).unwrap();
+        assert!(wait_until(Duration::from_secs(10), || !pid_alive(pid)));
+        assert!(
+            wait_until(Duration::from_secs(90), || {
+                cluster.pid().is_some_and(|new| new != pid) && try_psql(&[&url]).is_ok()
+            }),
+            "the watchdog did not bring the server back: {}",
+            log_tail(&dir.join(LOG_FILE), 0)
+        );
+        let restarted = running_pid(&cluster);
+        assert!(pid_alive(restarted));
+        assert_eq!(read_owner(&dir), Some(Process::current().unwrap()));
+        cluster.stop().unwrap();
+        assert!(!pid_alive(restarted));
+    }
+
+    #[test]
+    fn processes_are_parsed() {
+        assert_eq!(
+            Process::parse("4242 123456\n"),
+            Some(Process {
+                pid: 4242,
+                start: 123_456
+            })
+        );
+        assert_eq!(
+            Process::parse("4242-7"),
+            Some(Process {
+                pid: 4242,
+                start: 7
+            })
+        );
+        assert_eq!(Process::parse("4242"), None);
+        assert_eq!(Process::parse("-1 7"), None);
+        let me = Process::current().unwrap();
+        assert!(me.alive());
+        assert!(
+            !Process {
+                start: me.start + 1,
+                ..me
+            }
+            .alive()
+        );
     }
 
     #[test]
@@ -1815,19 +2519,28 @@ mod tests {
 
     #[test]
     fn urls_name_the_database() {
-        let cluster = Cluster {
+        let mut cluster = Cluster {
             dir: PathBuf::from("/tmp/pg"),
             port: 5433,
+            password: Some(Password("0a1b".into())),
             ephemeral: false,
-            server: Server::Stopped,
+            server: Arc::new(Mutex::new(Server::Stopped)),
+            watchdog: None,
         };
         assert_eq!(
             cluster.url("turnpost"),
-            "postgres://postgres@127.0.0.1:5433/turnpost"
+            "postgres://postgres:0a1b@127.0.0.1:5433/turnpost"
         );
         assert_eq!(
             cluster.url("test db/1"),
-            "postgres://postgres@127.0.0.1:5433/test%20db%2F1"
+            "postgres://postgres:0a1b@127.0.0.1:5433/test%20db%2F1"
+        );
+        assert!(!format!("{cluster:?}").contains("0a1b"));
+        // A cluster from before passwords, found running with `trust`.
+        cluster.password = None;
+        assert_eq!(
+            cluster.url("turnpost"),
+            "postgres://postgres@127.0.0.1:5433/turnpost"
         );
     }
 }

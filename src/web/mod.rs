@@ -117,6 +117,9 @@ impl PageError {
     }
 
     pub fn internal(e: anyhow::Error) -> Self {
+        if crate::service::caused_by_lost_connection(&e) {
+            return ServiceError::Unavailable(e).into();
+        }
         tracing::error!(error = %e, "page failed");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -158,14 +161,23 @@ impl ResponseError for PageError {
             }),
         )
         .unwrap_or_else(|_| format!("<!doctype html><title>{}</title>", self.status));
-        html(self.status, body)
+        let mut response = html(self.status, body);
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                actix_web::http::header::HeaderValue::from(
+                    crate::service::RETRY_AFTER_UNAVAILABLE_SECS,
+                ),
+            );
+        }
+        response
     }
 }
 
 impl From<ServiceError> for PageError {
     fn from(e: ServiceError) -> Self {
         use ServiceError as E;
-        match e {
+        match e.classified() {
             E::NotFound(what) => Self::new(
                 StatusCode::NOT_FOUND,
                 "Not found",

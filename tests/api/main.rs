@@ -3,6 +3,7 @@
 mod accounts;
 mod bad_input;
 mod browser;
+mod cluster;
 mod clocks;
 mod games;
 mod garden_gnomes;

@@ -1,0 +1,289 @@
+//! `turnpost serve` over its private PostgreSQL cluster (no `DATABASE_URL`), from outside:
+//! the cluster demands its generated password; `turnpost migrate`, `replay` and `worker` on the
+//! same data directory leave it running; when the postmaster is killed, requests are 503 with
+//! `Retry-After` (never 500), `/readyz` answers its readiness document with 503, and the
+//! watchdog brings the cluster back; a SIGTERM to the server stops the cluster it started.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use diesel_async::{AsyncConnection, AsyncPgConnection};
+use serde_json::{Value, json};
+
+/// A `turnpost` command on `data_dir`, with no `DATABASE_URL`: the private cluster.
+fn turnpost(data_dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_turnpost"));
+    cmd.env_remove("DATABASE_URL")
+        .env_remove("TURNPOST_SMTP_URL")
+        .env_remove("TURNPOST_CONFIG")
+        .env("TURNPOST_DATA_DIR", data_dir)
+        .env("TURNPOST_JWT_SECRET", "x".repeat(40))
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// A running `turnpost serve`, killed (with its cluster) if the test fails half-way.
+struct Serve {
+    child: Child,
+    base: String,
+    pg: PathBuf,
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        if let Some(pid) = postmaster_pid(&self.pg) {
+            // SAFETY: kill(2); the pid is the test's own cluster's postmaster.
+            unsafe { libc::kill(pid, libc::SIGQUIT) };
+        }
+    }
+}
+
+/// Line `n` (from 1) of the cluster's `postmaster.pid`.
+fn pidfile_line(pg: &Path, n: usize) -> Option<String> {
+    let text = std::fs::read_to_string(pg.join("postmaster.pid")).ok()?;
+    text.lines().nth(n - 1).map(|line| line.trim().to_owned())
+}
+
+fn postmaster_pid(pg: &Path) -> Option<libc::pid_t> {
+    pidfile_line(pg, 1)?.parse().ok()
+}
+
+fn alive(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    exists
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        })
+}
+
+async fn get(client: &reqwest::Client, url: String, token: &str) -> reqwest::Response {
+    client
+        .get(url)
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the server answers")
+}
+
+#[tokio::test]
+async fn private_cluster_is_secured_shared_and_restarted() {
+    let data = tempfile::tempdir().expect("temp dir");
+    // As root, PostgreSQL runs as `postgres`, which must be able to enter the data dir.
+    std::fs::set_permissions(
+        data.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod the data dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = turnpost(data.path())
+        .arg("serve")
+        .env("TURNPOST_ADDR", format!("127.0.0.1:{port}"))
+        .spawn()
+        .expect("start turnpost serve");
+    let mut serve = Serve {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+        pg: data.path().join("pg"),
+    };
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(180);
+    loop {
+        if let Ok(r) = client.get(format!("{}/readyz", serve.base)).send().await
+            && r.status() == 200
+        {
+            break;
+        }
+        assert!(
+            serve.child.try_wait().expect("poll").is_none(),
+            "turnpost serve exited"
+        );
+        assert!(Instant::now() < deadline, "turnpost serve was not ready");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let registered: Value = client
+        .post(format!("{}/v1/auth/register", serve.base))
+        .json(
+            &json!({"email": "pat@example.test", "password": "correct horse battery",
+                      "display_name": "Pat"}),
+        )
+        .send()
+        .await
+        .expect("register")
+        .json()
+        .await
+        .expect("a JSON answer");
+    let token = registered["token"].as_str().expect("a token").to_owned();
+    let me = format!("{}/v1/me", serve.base);
+    assert_eq!(get(&client, me.clone(), &token).await.status(), 200);
+
+    // The cluster refuses a connection without its password, and takes one with it.
+    let pg_port = pidfile_line(&serve.pg, 4).expect("the cluster's port");
+    let anonymous = format!("postgres://postgres@127.0.0.1:{pg_port}/postgres");
+    assert!(
+        AsyncPgConnection::establish(&anonymous).await.is_err(),
+        "a connection without the password is refused"
+    );
+    let password =
+        std::fs::read_to_string(serve.pg.join("turnpost.password")).expect("the password file");
+    let mode = std::fs::metadata(serve.pg.join("turnpost.password"))
+        .expect("the password file")
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+    let with_password = format!(
+        "postgres://postgres:{}@127.0.0.1:{pg_port}/postgres",
+        password.trim()
+    );
+    AsyncPgConnection::establish(&with_password)
+        .await
+        .expect("a connection with the password");
+
+    // One-shot commands on the same data directory attach and leave the server running.
+    let postmaster = postmaster_pid(&serve.pg).expect("the postmaster");
+    let migrate = turnpost(data.path())
+        .arg("migrate")
+        .output()
+        .expect("run turnpost migrate");
+    assert!(
+        migrate.status.success(),
+        "{}",
+        String::from_utf8_lossy(&migrate.stderr)
+    );
+    // No such game: it fails, but only after using the database.
+    let replay = turnpost(data.path())
+        .args(["replay", "00000000-0000-0000-0000-000000000000"])
+        .output()
+        .expect("run turnpost replay");
+    assert!(!replay.status.success());
+    // A worker attaches (it registers in turnpost.clients) and leaves it running on Ctrl-C.
+    let mut worker = turnpost(data.path())
+        .arg("worker")
+        .spawn()
+        .expect("start turnpost worker");
+    let clients = serve.pg.join("turnpost.clients");
+    let worker_entry = format!("{}-", worker.id());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_dir(&clients)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&worker_entry)
+        })
+    {
+        assert!(
+            worker.try_wait().expect("poll").is_none(),
+            "the worker exited"
+        );
+        assert!(Instant::now() < deadline, "the worker did not attach");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let worker_pid = libc::pid_t::try_from(worker.id()).expect("pid");
+    // SAFETY: kill(2) on the child we spawned and have not reaped.
+    assert_eq!(unsafe { libc::kill(worker_pid, libc::SIGINT) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let stopped = loop {
+        if let Some(status) = worker.try_wait().expect("poll") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the worker did not stop");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(stopped.success(), "{stopped}");
+    assert!(alive(postmaster), "the commands left PostgreSQL running");
+    assert_eq!(postmaster_pid(&serve.pg), Some(postmaster));
+    assert_eq!(get(&client, me.clone(), &token).await.status(), 200);
+
+    // The postmaster dies: 503 with Retry-After meanwhile, never 500, until the watchdog
+    // has started it again.
+    // SAFETY: kill(2) on the test's own cluster's postmaster.
+    assert_eq!(unsafe { libc::kill(postmaster, libc::SIGKILL) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut outage = 0;
+    loop {
+        let ready = client
+            .get(format!("{}/readyz", serve.base))
+            .send()
+            .await
+            .expect("/readyz answers");
+        let ready_status = ready.status().as_u16();
+        if ready_status == 503 {
+            outage += 1;
+            assert!(ready.headers().contains_key("retry-after"));
+            let content_type = ready.headers()["content-type"].to_str().unwrap_or("");
+            assert!(
+                content_type.starts_with("application/json"),
+                "{content_type}"
+            );
+            let body: Value = ready.json().await.expect("the readiness document");
+            assert_eq!(body["status"], "unavailable", "{body}");
+            assert_eq!(body["database"], false, "{body}");
+        } else {
+            assert_eq!(ready_status, 200);
+        }
+        let answer = get(&client, me.clone(), &token).await;
+        let status = answer.status().as_u16();
+        if status == 503 {
+            outage += 1;
+            let retry = answer.headers().get("retry-after").cloned();
+            let problem: Value = answer.json().await.expect("a problem document");
+            assert!(retry.is_some(), "503 without Retry-After: {problem}");
+            assert_eq!(
+                problem["type"], "https://turnpost.dev/problems/unavailable",
+                "{problem}"
+            );
+        } else {
+            let body = answer.text().await.unwrap_or_default();
+            assert_eq!(status, 200, "during the outage: {body}");
+        }
+        if status == 200 && ready_status == 200 && postmaster_pid(&serve.pg) != Some(postmaster) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not recover within two minutes"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(outage > 0, "the outage was seen");
+    let restarted = postmaster_pid(&serve.pg).expect("a new postmaster");
+    assert!(alive(restarted));
+    assert_eq!(
+        pidfile_line(&serve.pg, 4).as_deref(),
+        Some(pg_port.as_str()),
+        "restarted on the same port"
+    );
+
+    // The server started the cluster, so stopping the server stops it.
+    let pid = libc::pid_t::try_from(serve.child.id()).expect("pid");
+    // SAFETY: kill(2) on the child we spawned and have not reaped.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while serve.child.try_wait().expect("poll").is_none() {
+        assert!(Instant::now() < deadline, "turnpost serve did not stop");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while alive(restarted) {
+        assert!(Instant::now() < deadline, "the cluster outlived its server");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
