@@ -40,9 +40,9 @@ pub struct LimitSettings {
 impl Default for LimitSettings {
     fn default() -> Self {
         LimitSettings {
-            login_per_ip_per_min: 10,
-            login_per_account_per_min: 5,
-            register_per_ip_per_hour: 20,
+            login_per_ip_per_min: 30,
+            login_per_account_per_min: 10,
+            register_per_ip_per_hour: 60,
             invitations_per_day: 20,
             invitations_per_address_per_day: 3,
             verification_mails_per_day: 5,

@@ -60,7 +60,12 @@ fn assert_limited(
 /// password; other accounts can still log in from there until the address has used its 10.
 #[tokio::test]
 async fn login_guessing_is_limited_per_account_and_per_client_address() {
-    let app = spawn_app().await;
+    // Here 5 a minute per account and 10 per client address.
+    let app = spawn_app_with(|s| {
+        s.limits.login_per_account_per_min = 5;
+        s.limits.login_per_ip_per_min = 10;
+    })
+    .await;
     let ann = app.register("Ann").await;
     let bob = app.register("Bob").await;
     for i in 0..5 {
@@ -384,7 +389,7 @@ async fn an_invitation_names_its_sender_briefly_and_without_links() {
 #[tokio::test]
 async fn the_pages_refuse_weak_passwords_and_guessing_in_words() {
     use crate::web::{cookie_value, form, plain_client};
-    let app = spawn_app().await;
+    let app = spawn_app_with(|s| s.limits.login_per_account_per_min = 5).await;
     let ann = app.register("Ann").await;
     let client = plain_client();
     let page = client
