@@ -191,7 +191,8 @@ mod tests {
         assert_eq!(l.invitations_per_day, 7);
         assert_eq!(l.client_ip_header.as_deref(), Some("X-Real-IP"));
         assert_eq!(
-            l.login_per_account_per_min, 5,
+            l.login_per_account_per_min,
+            LimitSettings::default().login_per_account_per_min,
             "the others keep their defaults"
         );
 
