@@ -5,9 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::{
-    Config, Secrets, Stats, first_difference, probe, secrets, short, to_json, twins,
-};
+use super::{Config, Secrets, Stats, first_difference, probe, secrets, short, to_json, twins};
 use crate::rules::registry::{Applied, Erased, Game, GameState, Waiting};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Ruleset, Seat, Viewer};
 

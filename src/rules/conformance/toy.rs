@@ -313,7 +313,8 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
             (Phase::Roll, Actor::Chance, Move::Roll { face }) if (1..=6).contains(face) => {
                 state.phase = Phase::Choose { roll: *face };
                 let hand = &state.hands[state.turn];
-                if FLAW == flaw::PASSES_WITHOUT_ASKING && hand.iter().all(|&c| c > Card::from(*face))
+                if FLAW == flaw::PASSES_WITHOUT_ASKING
+                    && hand.iter().all(|&c| c > Card::from(*face))
                 {
                     Self::pass(state);
                 }
@@ -433,11 +434,7 @@ impl<const FLAW: u8> Secrets for Toy<FLAW> {
         hidden.then_some(Move::Draw { card: MARKER_CARD })
     }
 
-    fn perturb(
-        state: &State,
-        seat: Seat,
-        pick: &mut dyn FnMut(usize) -> usize,
-    ) -> Option<State> {
+    fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
         let mut twin = state.clone();
         let mut pool: Vec<Card> = (1..=VALUES)
             .flat_map(|v| std::iter::repeat_n(v as Card, usize::from(state.deck[v - 1])))

@@ -363,7 +363,11 @@ fn playing_a_card_shows_the_others_the_card_and_nothing_of_the_rest_of_the_hand(
             .into_iter()
             .map(|v| entry_seen(&state, 0, &crystals_2, v))
             .collect();
-        assert!(entries.iter().all(|(_, line)| line.contains("Crystals card (2 icons)")));
+        assert!(
+            entries
+                .iter()
+                .all(|(_, line)| line.contains("Crystals card (2 icons)"))
+        );
         seen.push(entries);
     }
     assert_eq!(seen[0], seen[1]);

@@ -291,7 +291,10 @@ fn cards_to_play_are_grouped_with_their_effect() {
     choose(&mut state, 0, Character::Queen);
     draw_card(&mut state, card(Potions, 1));
     let groups = choices_of(&state, 0);
-    assert_eq!(label_of(&groups, 2), "Flowers card (1 icon): your Flowers 0 → 1 of 4");
+    assert_eq!(
+        label_of(&groups, 2),
+        "Flowers card (1 icon): your Flowers 0 → 1 of 4"
+    );
 }
 
 #[test]

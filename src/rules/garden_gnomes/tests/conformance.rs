@@ -3,8 +3,8 @@
 use super::super::secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
 use super::{Action, GardenGnomes, State};
 use crate::rules::Seat;
-use crate::rules::garden_gnomes::data::objective;
 use crate::rules::conformance::{self, Config, Secrets};
+use crate::rules::garden_gnomes::data::objective;
 
 impl Secrets for GardenGnomes {
     const MARKER: &'static str = SECRET_MARKER;

@@ -186,10 +186,18 @@ fn the_card_kept_is_seen_only_by_its_drawer() {
     let actor = crate::rules::Actor::Seat(0);
     let visibility = Game::visibility(&state, actor, &keep);
     assert_eq!(visibility, crate::rules::Visibility::Seats(vec![0]));
-    for viewer in [crate::rules::Viewer::Seat(1), crate::rules::Viewer::Spectator] {
+    for viewer in [
+        crate::rules::Viewer::Seat(1),
+        crate::rules::Viewer::Spectator,
+    ] {
         assert!(!visibility.allows(viewer));
         let line = Game::describe(&state, actor, &keep, viewer);
-        assert!(!line.contains("Ambush") && !line.contains("Sneak Attack"), "{line}");
+        assert!(
+            !line.contains("Ambush") && !line.contains("Sneak Attack"),
+            "{line}"
+        );
     }
-    assert!(Game::describe(&state, actor, &keep, crate::rules::Viewer::Everyone).contains("Ambush"));
+    assert!(
+        Game::describe(&state, actor, &keep, crate::rules::Viewer::Everyone).contains("Ambush")
+    );
 }
