@@ -69,6 +69,15 @@
 //!   spectator's view none; a seat with a secret sees the marker in its own view. Every seat is
 //!   checked in the thorough playouts, one seat at random at the sampled states. A mismatch is
 //!   reported naming the seat whose secret shows (or a marker that shows with nothing planted).
+//! - Secrets, with twins ([`Secrets::perturb`] re-deals one seat's hidden cards from what nobody
+//!   sees): every other seat and the spectator see the same view in both twins and the same
+//!   seats asked to decide; after each of up to 8 actions (or chance outcomes) listed in both,
+//!   they are shown the same log entry (the action or its redacted form, with the description
+//!   the service shows them) and the same seats are asked next. So a secret given away by a
+//!   hand index, by a description or by a move made without asking fails, which no marker
+//!   shows.
+//!   Checked for every seat in the thorough playouts; for one seat at random (an acting one at
+//!   a decision) at the sampled states.
 //! - Presenters: the table (`Ruleset::present`) and the grouped choices (`Ruleset::choices`)
 //!   are counted with the views above (no seat's presentation shows more markers than its own
 //!   secrets put there, the spectator's none); every acting seat's choices number each legal
@@ -105,6 +114,10 @@ mod secrets;
 mod tests;
 #[path = "conformance/toy.rs"]
 mod toy;
+#[path = "conformance/twins.rs"]
+mod twins;
+
+pub use twins::redeal;
 
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.
 ///
@@ -127,6 +140,27 @@ pub trait Secrets: Ruleset<State: Send + Sync> {
     /// marker values, or `None` if everyone may see the action in full. An action with a hidden
     /// payload must not have `Visibility::Public`.
     fn plant_action(action: &Self::Action) -> Option<Self::Action>;
+
+    /// A twin of `state` that differs from it only in what `seat` alone knows: its hidden
+    /// cards (hand, cards it looks at) re-dealt from cards nobody sees (the unseen deck), the
+    /// counts and every public fact kept (use [`redeal`]); `pick(n)` is a random number below
+    /// `n`. `None` when `seat` has no such secret now. Leave out what another seat also knows
+    /// (a hand shown to an Oracle, a card declared in a window) and what the twin could not
+    /// have reached (a card of another deck). The suite checks that no other viewer can tell
+    /// the twins apart, now or after any action both allow (see `conformance/twins.rs`).
+    fn perturb(
+        state: &Self::State,
+        seat: Seat,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<Self::State>;
+
+    /// Whether who is asked to decide in `state` depends on secrets by a documented choice of
+    /// the game's options (wiz-war's windows that ask only the wizards holding a counter).
+    /// The twin check then does not compare who is asked there; everything else it compares.
+    fn asking_discloses(state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
 }
 
 /// The playout count when `TURNPOST_PLAYOUTS` is not set.
@@ -223,6 +257,10 @@ pub struct Stats {
     pub json_parsed: u64,
     /// … and as a listed one, so they had to apply.
     pub json_listed: u64,
+    /// States compared with a twin differing in one seat's secrets ([`Secrets::perturb`]).
+    pub twins: u64,
+    /// Actions applied to both twins and compared.
+    pub twin_actions: u64,
 }
 
 impl fmt::Display for Report {
@@ -243,13 +281,16 @@ impl fmt::Display for Report {
         write!(
             f,
             "{} fully checked states, {} planted (state, seat) pairs, {} planted actions, \
-             {} rejections; {} random JSON actions read as actions, {} as listed ones",
+             {} rejections; {} random JSON actions read as actions, {} as listed ones; \
+             {} twins compared, after {} actions",
             s.full_states,
             s.planted_states,
             s.planted_actions,
             s.rejections,
             s.json_parsed,
-            s.json_listed
+            s.json_listed,
+            s.twins,
+            s.twin_actions
         )
     }
 }
@@ -325,14 +366,18 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
         }
     }
     if config.expect_secrets {
+        let s = &report.stats;
         assert!(
-            report.stats.planted_states > 0 && report.stats.planted_actions > 0,
-            "ruleset {}: the secrets checks proved nothing: Secrets::plant changed {} states and \
-             Secrets::plant_action found {} hidden payloads, and both must be some (set \
-             Config::expect_secrets to false for a game without secrets)",
+            s.planted_states > 0 && s.planted_actions > 0 && s.twins > 0 && s.twin_actions > 0,
+            "ruleset {}: the secrets checks proved nothing: Secrets::plant changed {} states, \
+             Secrets::plant_action found {} hidden payloads, Secrets::perturb made {} twins that \
+             were compared after {} actions, and all must be some (set Config::expect_secrets to \
+             false for a game without secrets)",
             R::ID,
-            report.stats.planted_states,
-            report.stats.planted_actions
+            s.planted_states,
+            s.planted_actions,
+            s.twins,
+            s.twin_actions
         );
     }
     println!("conformance of {}:\n{report}", R::ID);

@@ -563,18 +563,11 @@ async fn no_mail_shows_another_seats_hand() {
             .await
             .expect(200);
         let legal = state["legal_actions"].as_array().unwrap();
-        // The marked seat keeps the marked card in hand: it never plays it (wherever the hand's
-        // order has put it).
-        let marked_index = (seat == marked)
-            .then(|| {
-                state["view"]["players"][marked]["hand"]
-                    .as_array()
-                    .and_then(|h| h.iter().position(|c| c["icons"] == 237))
-            })
-            .flatten();
+        // The marked seat keeps the marked card in hand: it never plays it (a play names the
+        // card, so the marked one is the one with 237 icons).
         let choices: Vec<_> = legal
             .iter()
-            .filter(|a| marked_index.is_none_or(|i| a["action"] != json!({"play_card": i})))
+            .filter(|a| seat != marked || a["action"]["play"]["icons"] != 237)
             .collect();
         let choice = if choices.is_empty() {
             &legal[0]

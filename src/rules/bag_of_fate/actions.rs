@@ -8,7 +8,7 @@ use super::state::{Item, Phase, State, put, take, tally};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
-/// `{"choose_character":"wizard"}`, `{"play_card":2}`, `"end_turn"`.
+/// `{"choose_character":"wizard"}`, `{"play":{"element":"fire","icons":2}}`, `"end_turn"`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
@@ -22,7 +22,13 @@ pub enum Action {
 
     // Player decisions.
     ChooseCharacter(Character),
-    /// Turn the card at this index of your (sorted) hand face up.
+    /// Turn a card of this kind from your hand face up. The card, not its place in the hand:
+    /// it is played face up, so everyone may see it, but its place would tell how many cards
+    /// of the hand sort before and after it (docs/rules/bag-of-fate.md, ruling 4).
+    Play(Card),
+    /// The old form of [`Action::Play`], by index into the sorted hand: never offered, still
+    /// applied so that logs written before the change fold; logged for others as the card
+    /// played (see `view::visibility`).
     PlayCard(usize),
     /// The Oracle keeps the looked-at card at this index; the others are discarded.
     KeepCard(usize),
@@ -106,9 +112,10 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             .map(Action::ChooseCharacter)
             .collect(),
         Phase::Acting { .. } => match state.current_action() {
-            Some(CharacterAction::PlayCards(_)) => {
-                (0..player.hand.len()).map(Action::PlayCard).collect()
-            }
+            Some(CharacterAction::PlayCards(_)) => tally(&player.hand)
+                .into_iter()
+                .map(|(card, _)| Action::Play(card))
+                .collect(),
             Some(CharacterAction::KeepOneLookedAt) => {
                 (0..state.looked_at.len()).map(Action::KeepCard).collect()
             }
@@ -268,6 +275,19 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
                 )));
             }
             let card = player.hand.remove(index);
+            put(&mut player.face_up, card);
+            count_done(state);
+        }
+        (&Action::Play(card), Phase::Acting { .. })
+            if matches!(current, Some(CharacterAction::PlayCards(_))) =>
+        {
+            if !take(&mut player.hand, &card) {
+                return Err(RuleError::illegal(format!(
+                    "you hold no {} card with {} icons",
+                    card.element.name(),
+                    card.icons
+                )));
+            }
             put(&mut player.face_up, card);
             count_done(state);
         }

@@ -3,7 +3,7 @@
 //! player or for chance again.
 
 use super::data::{Character, CharacterAction, HAND_SIZE, LEVEL_CAP, Token, TokenCount};
-use super::state::{Phase, State, put, tally};
+use super::state::{Phase, State, put};
 use crate::rules::Seat;
 
 /// More automatic steps than any real position needs; a guard, never reached.
@@ -100,29 +100,21 @@ fn act(state: &mut State, action: usize, done: u8) -> bool {
                 return false;
             }
         }
-        CharacterAction::KeepOneLookedAt => match tally(&state.looked_at).len() {
+        // Kept without asking only when one card was looked at: how many were is public, what
+        // they are is not; cards all alike are still asked for, or the discards would name the
+        // card kept (ruling 15).
+        CharacterAction::KeepOneLookedAt => match state.looked_at.len() {
             0 => {}
-            // One kind of card only: nothing to choose.
             1 => keep_looked_at(state, seat, 0),
             _ => return false,
         },
         CharacterAction::PlayCards(n) => {
-            let Some(player) = state.players.get_mut(seat) else {
+            // "Play a card" with an empty hand is skipped. Otherwise the player is always asked,
+            // even with one card or one kind of card: a card played for them would tell the
+            // table what the rest of the hand is, or show a card chosen by no one (ruling 15).
+            let holds = state.player(seat).is_some_and(|p| !p.hand.is_empty());
+            if done < n && holds {
                 return false;
-            };
-            // "Play a card" with an empty hand is skipped.
-            if done < n && !player.hand.is_empty() {
-                if tally(&player.hand).len() > 1 {
-                    return false;
-                }
-                // One kind of card only: play it without asking.
-                let card = player.hand.remove(0);
-                put(&mut player.face_up, card);
-                state.phase = Phase::Acting {
-                    action,
-                    done: done.saturating_add(1),
-                };
-                return true;
             }
         }
         CharacterAction::Trade => {

@@ -610,12 +610,16 @@ pub fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<Stri
         Phase::BuildingSet { element, .. } => Some(*element),
         _ => None,
     };
-    let hand = state.player(seat).map_or(0, |p| p.hand.len());
+    let in_hand: &[Card] = state.player(seat).map_or(&[], |p| &p.hand);
     actions
         .iter()
         .map(|a| match a {
             Action::ChooseCharacter(c) => Some(character_id(*c)),
-            Action::PlayCard(i) if *i < hand => Some(format!("hand-{i}")),
+            Action::Play(card) => in_hand
+                .iter()
+                .position(|c| c == card)
+                .map(|i| format!("hand-{i}")),
+            Action::PlayCard(i) if *i < in_hand.len() => Some(format!("hand-{i}")),
             Action::KeepCard(i) if *i < state.looked_at.len() => Some(format!("look-{i}")),
             Action::TradeWith(s) if *s < state.seats() => Some(format!("seat-{s}")),
             Action::TradeTake(item) => partner.map(|p| item_id(p, *item)),

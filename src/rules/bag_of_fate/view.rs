@@ -200,20 +200,38 @@ fn prompt(state: &State) -> String {
     }
 }
 
-pub fn visibility(state: &State, _actor: Actor, action: &Action) -> Visibility {
+pub fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
     match action {
         Action::DrawCard(_) => Visibility::Seats(state.card_drawer().into_iter().collect()),
         Action::KeepCard(_) => Visibility::Seats(state.current_seat().into_iter().collect()),
+        // The old form by hand index: its index is the player's alone (ruling 4).
+        Action::PlayCard(_) => Visibility::Seats(match actor {
+            Actor::Seat(seat) => vec![seat],
+            Actor::Chance => vec![],
+        }),
         _ => Visibility::Public,
     }
 }
 
-pub fn redact(_state: &State, _actor: Actor, action: &Action) -> Value {
+pub fn redact(state: &State, actor: Actor, action: &Action) -> Value {
     match action {
         Action::DrawCard(_) => json!({ "draw_card": "hidden" }),
         Action::KeepCard(_) => json!({ "keep_card": "hidden" }),
+        // Others see the card played, as if it had been played in the new form.
+        Action::PlayCard(index) => match index_played(state, actor, *index) {
+            Some(card) => json!({ "play": card }),
+            None => json!({ "play": "hidden" }),
+        },
         _ => serde_json::to_value(action).unwrap_or(Value::Null),
     }
+}
+
+/// The card at `index` of the acting player's hand (the old form of playing a card).
+fn index_played(state: &State, actor: Actor, index: usize) -> Option<Card> {
+    let Actor::Seat(seat) = actor else {
+        return None;
+    };
+    state.player(seat).and_then(|p| p.hand.get(index)).copied()
 }
 
 pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
@@ -223,7 +241,6 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
     };
     let who = seat.map_or_else(|| "Someone".to_string(), |s| format!("Seat {s}"));
     let sees = seat.is_some_and(|s| viewer.sees_secrets_of(s));
-    let player = seat.and_then(|s| state.player(s));
     match action {
         Action::PlaceTurnMarker(marker) => {
             format!(
@@ -258,9 +275,10 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             }
         }
         Action::ChooseCharacter(c) => format!("{who} chose the {} ({})", c.name(), c.number()),
-        Action::PlayCard(index) => match player.and_then(|p| p.hand.get(*index)) {
-            Some(card) => format!("{who} played {}", card_text(*card)),
-            None => format!("{who} played card {index} of their hand"),
+        Action::Play(card) => format!("{who} played {}", card_text(*card)),
+        Action::PlayCard(index) => match index_played(state, actor, *index) {
+            Some(card) => format!("{who} played {}", card_text(card)),
+            None => format!("{who} played a card from their hand"),
         },
         Action::KeepCard(index) => match state.looked_at.get(*index) {
             Some(card) if sees => {

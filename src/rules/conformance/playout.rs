@@ -5,7 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::{Config, Secrets, Stats, first_difference, probe, secrets, short, to_json};
+use super::{Config, Secrets, Stats, first_difference, probe, secrets, short, to_json, twins};
 use crate::rules::registry::{Applied, Erased, Game, GameState, Waiting};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Ruleset, Seat, Viewer};
 
@@ -307,6 +307,19 @@ impl<R: Secrets> Playout<'_, R> {
             vec![self.probe.random_range(0..self.seats)]
         };
         secrets::check_state::<R>(&self.state, self.seats, &viewers, present, self.stats);
+        // The twins: every seat in a thorough playout; in the others one seat at random, an
+        // acting one at a decision (whose secrets its next move may give away).
+        let acting = listed.acting();
+        let twinned: Vec<Seat> = if self.thorough {
+            (0..self.seats).collect()
+        } else if let Some(&seat) = acting.choose(&mut self.probe) {
+            vec![seat]
+        } else {
+            vec![self.probe.random_range(0..self.seats)]
+        };
+        for seat in twinned {
+            twins::check::<R>(&self.state, self.seats, seat, &mut self.probe, self.stats);
+        }
     }
 
     fn must_apply(&self, actor: Actor, action: &R::Action) {

@@ -67,8 +67,11 @@ fn the_sound_toy_passes_for_every_seat_count_and_option_set() {
         rejections,
         json_parsed,
         json_listed,
+        twins,
+        twin_actions,
     } = report.stats;
     assert!(full_states > 0 && planted_states > 0 && planted_actions > 0 && rejections > 0);
+    assert!(twins > 0 && twin_actions > twins);
     // The random JSON gets past deserialisation to `apply`, sometimes as a listed action.
     assert!(json_parsed > json_listed && json_listed > 0);
 }
@@ -190,6 +193,37 @@ fn secrets_hooks_that_plant_nothing_fail() {
         expect_secrets: false,
         ..quick()
     });
+}
+
+// The two flaws below give a hand away without showing any card of it, so no planted marker
+// shows them: only the twins (the same game with the hand re-dealt) tell.
+
+#[test]
+fn a_move_made_without_asking_fails() {
+    let message = failure::<Toy<{ flaw::PASSES_WITHOUT_ASKING }>>(
+        &quick(),
+        "whether a decision is asked depends on seat",
+    );
+    assert!(message.contains("Roll"), "{message}");
+}
+
+#[test]
+fn a_description_telling_the_rest_of_the_hand_fails() {
+    failure::<Toy<{ flaw::PLAY_TELLS_THE_REST }>>(&quick(), "as Seat(");
+}
+
+#[test]
+fn twins_are_made_alike_or_at_random() {
+    let mut picks = [0, 0, 2, 2, 1, 1, 0].into_iter();
+    let mut pick = |n: usize| picks.next().unwrap_or(0).min(n.saturating_sub(1));
+    // 0: swap each card at random: the first with the pool's first, the others kept (pick 2).
+    let (mut hand, mut pool) = (vec![1, 2, 3], vec![7, 8]);
+    assert!(super::redeal(&mut hand, &mut pool, &mut pick));
+    assert_eq!((hand, pool), (vec![7, 2, 3], vec![1, 8]));
+    // 1: alike; 1: like a pool card, the first (a 5): as many 5s as the pool has.
+    let (mut hand, mut pool) = (vec![1, 2, 3], vec![5, 9, 5]);
+    assert!(super::redeal(&mut hand, &mut pool, &mut pick));
+    assert_eq!((hand, pool), (vec![5, 5, 3], vec![1, 9, 2]));
 }
 
 #[test]

@@ -46,6 +46,11 @@ pub(super) mod flaw {
     pub const LISTS_FOR_IDLE: u8 = 12;
     /// The Secrets hooks plant nothing.
     pub const PLANTS_NOTHING: u8 = 13;
+    /// A seat holding no card the roll allows passes without being asked (so everyone learns
+    /// that its hand is all higher than the roll).
+    pub const PASSES_WITHOUT_ASKING: u8 = 14;
+    /// A play is described with how many cards the player keeps that are higher.
+    pub const PLAY_TELLS_THE_REST: u8 = 15;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -307,6 +312,12 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
             }
             (Phase::Roll, Actor::Chance, Move::Roll { face }) if (1..=6).contains(face) => {
                 state.phase = Phase::Choose { roll: *face };
+                let hand = &state.hands[state.turn];
+                if FLAW == flaw::PASSES_WITHOUT_ASKING
+                    && hand.iter().all(|&c| c > Card::from(*face))
+                {
+                    Self::pass(state);
+                }
                 if FLAW == flaw::GLOBAL_COUNTER {
                     state.roll_number = ROLLS.fetch_add(1, Ordering::Relaxed);
                 }
@@ -391,6 +402,10 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
                 None => format!("{who} draws a card"),
             },
             Move::Roll { face } => format!("The die shows {face}"),
+            Move::Play { card } if FLAW == flaw::PLAY_TELLS_THE_REST => {
+                let higher = state.hands[state.turn].iter().filter(|&c| c > card).count();
+                format!("{who} plays a {card} and keeps {higher} higher cards")
+            }
             Move::Play { card } => format!("{who} plays a {card}"),
             Move::Pass => format!("{who} passes"),
         }
@@ -417,5 +432,22 @@ impl<const FLAW: u8> Secrets for Toy<FLAW> {
     fn plant_action(action: &Move) -> Option<Move> {
         let hidden = matches!(action, Move::Draw { .. }) && FLAW != flaw::PLANTS_NOTHING;
         hidden.then_some(Move::Draw { card: MARKER_CARD })
+    }
+
+    fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
+        let mut twin = state.clone();
+        let mut pool: Vec<Card> = (1..=VALUES)
+            .flat_map(|v| std::iter::repeat_n(v as Card, usize::from(state.deck[v - 1])))
+            .collect();
+        let hand = twin.hands.get_mut(seat)?;
+        if !super::redeal(hand, &mut pool, pick) {
+            return None;
+        }
+        hand.sort_unstable();
+        twin.deck = [0; VALUES];
+        for card in pool {
+            twin.deck[usize::from(card) - 1] += 1;
+        }
+        Some(twin)
     }
 }

@@ -208,9 +208,16 @@ pub fn is_legal(state: &State, owner: usize, cast: &Cast) -> bool {
 }
 
 /// Resolves a cast by `owner`: spends the ability and applies its effect. A cast whose target
-/// is no longer legal (an earlier ability changed the board) fizzles and is not spent.
+/// is no longer legal (an earlier ability changed the board) fizzles: an ability on a unit
+/// keeps its crystals, but a Secret card, shown when it was cast, is spent all the same
+/// (docs/rules/gnomes-and-wizards.md: a card everyone saw cast must not stay in a secret hand).
 pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
     if !is_legal(state, owner, &cast) {
+        if let Source::Secret(card) = cast.source
+            && state.player(owner).is_some_and(|p| p.hand.contains(&card))
+        {
+            spend(state, owner, cast.source);
+        }
         return;
     }
     let Some((_, effect)) = effect(state, owner, cast.source) else {

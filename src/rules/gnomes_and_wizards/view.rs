@@ -202,7 +202,11 @@ fn drawer(state: &State) -> Option<Seat> {
 
 pub fn visibility(state: &State, _actor: Actor, action: &Action) -> Visibility {
     match action {
-        Action::DrawCard(_) => Visibility::Seats(drawer(state).into_iter().collect()),
+        // The card drawn, and which one is kept: "keep one in secret" (l.309). Others see
+        // which draw was kept (its deck is public), never the card.
+        Action::DrawCard(_) | Action::KeepCard(_) => {
+            Visibility::Seats(drawer(state).into_iter().collect())
+        }
         _ => Visibility::Public,
     }
 }

@@ -394,10 +394,11 @@ fn energy_cards(state: &State, seat: Seat) -> Vec<CardId> {
     })
 }
 
-fn boostable(state: &State, seat: Seat, casting: &Casting) -> bool {
-    casting.how == How::Cast
-        && casting.card.def().is_some_and(|d| d.boost)
-        && !energy_cards(state, seat).is_empty()
+/// Whether the cast asks for energy: a spell that can be boosted always does, even from a hand
+/// without energy cards (then only "no boost" or "cancel"): committing it without asking would
+/// tell everyone that the hand holds none (docs/rules/wiz-war.md, "Casting").
+fn boostable(casting: &Casting) -> bool {
+    casting.how == How::Cast && casting.card.def().is_some_and(|d| d.boost)
 }
 
 /// The steps of a cast in progress.
@@ -529,7 +530,7 @@ fn progress(state: &mut State, seat: Seat) -> Result<(), RuleError> {
         }
     }
     let casting = state.casting.clone().unwrap_or(casting);
-    if boostable(state, seat, &casting) {
+    if boostable(&casting) {
         return Ok(());
     }
     commit(state, seat, 1, Vec::new())

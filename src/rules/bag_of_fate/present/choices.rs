@@ -89,6 +89,11 @@ pub fn choices(
                 number,
                 character_choice(state, seat, *c),
             ),
+            Action::Play(card) => {
+                let title = "Play a card from your hand, face up";
+                let label = card_choice(*card, number, play_label(player, *card));
+                groups.add(title, number, label);
+            }
             Action::PlayCard(index) => {
                 let title = "Play a card from your hand, face up";
                 match player.hand.get(*index) {

@@ -17,12 +17,18 @@ fn queen_draws_one_card_then_plays_one() {
     );
     draw_card(&mut state, card(Crystals, 2));
     assert_eq!(state.players[0].hand.len(), 4);
+    // One choice per kind of card, named by the card.
     assert_eq!(
         Game::legal_actions(&state, 0),
-        (0..4).map(Action::PlayCard).collect::<Vec<_>>()
+        [
+            card(Potions, 1),
+            card(Flowers, 1),
+            card(Snails, 1),
+            card(Crystals, 2)
+        ]
+        .map(Action::Play)
     );
-    // The hand is sorted: Potions, Flowers, Snails, Crystals.
-    decide(&mut state, 0, Action::PlayCard(3));
+    decide(&mut state, 0, Action::Play(card(Crystals, 2)));
     assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
     assert_eq!(state.players[0].hand.len(), 3);
     // No set to turn in: the turn is over.
@@ -52,26 +58,49 @@ fn oracle_looks_at_three_keeps_one_discards_two_and_plays_one() {
     assert_eq!(state.discards, vec![card(Snails, 3), card(Snails, 3)]);
     // Then play one card.
     assert_eq!(Game::legal_actions(&state, 0).len(), 4);
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     assert_eq!(state.players[0].face_up, vec![card(Crystals, 1)]);
     assert_eq!(waiting_for(&state), vec![1]);
     assert_eq!(card_count(&state), 60);
 }
 
-// Ruling: when every looked-at card is the same, keeping one is not a question.
+// "You may look at your own cards, but keep them secret from the other players." (l.65)
+// Ruling 15 (review B3): the Oracle is asked which card to keep even when the cards looked at
+// are all alike; keeping one at once would show everyone, through the two alike discards,
+// which card went into the hand. Only a single card looked at is kept without asking.
 #[test]
-fn oracle_keeps_without_asking_when_all_three_cards_are_alike() {
+fn oracle_is_asked_to_keep_even_when_all_three_cards_are_alike() {
     let mut state = start(2);
     choose(&mut state, 0, Character::Oracle);
     for _ in 0..3 {
         draw_card(&mut state, card(Mushrooms, 1));
     }
-    assert!(state.players[0].hand.contains(&card(Mushrooms, 1)));
-    assert_eq!(state.discards.len(), 2);
+    assert_eq!(waiting_for(&state), vec![0]);
+    assert!(state.discards.is_empty());
     assert_eq!(
         Game::legal_actions(&state, 0),
-        (0..4).map(Action::PlayCard).collect::<Vec<_>>()
+        (0..3).map(Action::KeepCard).collect::<Vec<_>>()
     );
+    decide(&mut state, 0, Action::KeepCard(0));
+    assert!(state.players[0].hand.contains(&card(Mushrooms, 1)));
+    assert_eq!(state.discards.len(), 2);
+}
+
+// Ruling 15: one card looked at (the deck ran dry) is kept without asking: how many were
+// looked at is public, so nothing is given away.
+#[test]
+fn oracle_keeps_a_single_card_looked_at_without_asking() {
+    let mut state = start(2);
+    let last = state.deck.pop().unwrap();
+    let rest = std::mem::take(&mut state.deck);
+    state.players[1].face_up.extend(rest);
+    state.players[1].face_up.sort();
+    state.deck = vec![last];
+    choose(&mut state, 0, Character::Oracle);
+    draw_card(&mut state, last);
+    assert!(state.looked_at.is_empty());
+    assert!(state.players[0].hand.contains(&last));
+    assert_eq!(state.players[0].hand.len(), 4);
 }
 
 // Trader: "draw 1 card, play 1 card, trade 1 face-up card or token with another player";
@@ -83,7 +112,7 @@ fn trader_draws_plays_then_swaps_with_a_chosen_player() {
     keep_tokens(&mut state, 2, &[Flowers]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 3));
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     // Seat 1 has nothing face up, so only seat 2 can be a partner.
     assert_eq!(
         Game::legal_actions(&state, 0),
@@ -128,7 +157,7 @@ fn trader_may_cancel_or_skip_the_trade() {
     keep_tokens(&mut state, 1, &[Potions]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 3));
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     decide(&mut state, 0, Action::TradeWith(1));
     decide(&mut state, 0, Action::TradeTake(Item::Token(Potions)));
     decide(&mut state, 0, Action::CancelTrade);
@@ -147,7 +176,7 @@ fn trader_without_a_partner_skips_the_trade() {
     let mut state = start(2);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 3));
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     assert_eq!(waiting_for(&state), vec![1]);
 }
 
@@ -239,11 +268,9 @@ fn farmer_draws_two_cards_and_a_token_then_plays_one() {
     );
     draw_token(&mut state, Token::Element(Crystals));
     assert_eq!(state.players[0].tokens, vec![Crystals]);
-    assert_eq!(
-        Game::legal_actions(&state, 0),
-        (0..5).map(Action::PlayCard).collect::<Vec<_>>()
-    );
-    decide(&mut state, 0, Action::PlayCard(4));
+    // Two Mushrooms cards of different icons are two choices.
+    assert_eq!(Game::legal_actions(&state, 0).len(), 5);
+    play(&mut state, 0, 4);
     assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 3)]);
     assert_eq!(state.players[0].hand.len(), 4);
     assert_eq!(waiting_for(&state), vec![1]);
@@ -258,9 +285,9 @@ fn hunter_draws_a_card_and_a_token_then_plays_two() {
     draw_token(&mut state, Token::LevelUp);
     assert_eq!(state.players[0].level, 2);
     // Hand: Potions 1, Potions 2, Flowers 1, Snails 1.
-    decide(&mut state, 0, Action::PlayCard(2));
+    play(&mut state, 0, 2);
     assert_eq!(waiting_for(&state), vec![0], "a second card to play");
-    decide(&mut state, 0, Action::PlayCard(2));
+    play(&mut state, 0, 2);
     assert_eq!(
         state.players[0].face_up,
         vec![card(Flowers, 1), card(Snails, 1)]
@@ -323,16 +350,42 @@ fn wizard_returns_all_tokens_and_the_turn_ends() {
     assert_eq!(waiting_for(&state), vec![1]);
 }
 
-// Ruling: forced choices are not asked: with one kind of card in hand, it is played at once.
+// "Play a Card: Choose an Element Card from your hand and turn it face up in front of you."
+// (l.147) and "keep them secret from the other players" (l.65). Ruling 15 (review B2): the
+// player is asked even when the hand is all one kind of card (one choice): a card played
+// without asking would tell everyone that the rest of the hand is copies of it.
 #[test]
-fn a_hand_of_one_kind_of_card_is_played_without_asking() {
+fn a_hand_of_one_kind_of_card_is_still_asked_to_play() {
     let other = [card(Potions, 1), card(Flowers, 1), card(Snails, 1)];
     let mut state = start_with(&[[card(Mushrooms, 1); 3], other], &[0, 1]);
     choose(&mut state, 0, Character::Queen);
     draw_card(&mut state, card(Mushrooms, 1));
+    assert!(state.players[0].face_up.is_empty());
+    assert_eq!(waiting_for(&state), vec![0]);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![Action::Play(card(Mushrooms, 1))]
+    );
+    decide(&mut state, 0, Action::Play(card(Mushrooms, 1)));
     assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 1)]);
     assert_eq!(state.players[0].hand, vec![card(Mushrooms, 1); 3]);
     assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling 15: a hand of a single card is asked too, so that what the table sees of a play
+// (a decision asked, then a card face up) is the same whatever the hand holds.
+#[test]
+fn a_single_card_in_hand_is_asked_to_play() {
+    let other = [card(Potions, 1), card(Flowers, 1), card(Snails, 1)];
+    let mut state = start_with(&[[card(Mushrooms, 1); 3], other], &[0, 1]);
+    state.players[0].hand.clear();
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Crystals, 2));
+    assert_eq!(waiting_for(&state), vec![0]);
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        vec![Action::Play(card(Crystals, 2))]
+    );
 }
 
 // Ruling: "play a card" with an empty hand and "draw a card" with no deck and no discards are

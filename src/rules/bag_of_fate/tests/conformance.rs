@@ -1,7 +1,7 @@
 //! The shared conformance suite (src/rules/conformance.rs) for bag-of-fate.
 
 use super::super::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
-use super::{Action, BagOfFate, State};
+use super::{Action, BagOfFate, Card, State};
 use crate::rules::Seat;
 use crate::rules::conformance::{self, Config, Secrets};
 
@@ -14,6 +14,29 @@ impl Secrets for BagOfFate {
 
     fn plant_action(action: &Action) -> Option<Action> {
         plant_action_marker(action)
+    }
+
+    /// The hand and, for the Oracle at work, the cards looked at, re-dealt from the deck
+    /// (face down: nobody sees it; the discards are public and stay).
+    fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
+        let mut twin = state.clone();
+        let mut secret: Vec<Card> = twin.players.get(seat)?.hand.clone();
+        let looking = twin.current_seat() == Some(seat);
+        if looking {
+            secret.extend(&twin.looked_at);
+        }
+        if !conformance::redeal(&mut secret, &mut twin.deck, pick) {
+            return None;
+        }
+        twin.deck.sort();
+        let player = twin.players.get_mut(seat)?;
+        let looked = secret.split_off(player.hand.len());
+        player.hand = secret;
+        player.hand.sort();
+        if looking {
+            twin.looked_at = looked;
+        }
+        Some(twin)
     }
 }
 

@@ -249,7 +249,7 @@ fn planted_secrets_show_only_to_their_owner() {
             assert!(!line.contains(SECRET_MARKER), "{line}");
         }
     }
-    assert_eq!(plant_action_marker(&Action::PlayCard(0)), None);
+    assert_eq!(plant_action_marker(&Action::Play(card(Snails, 1))), None);
     assert_eq!(
         plant_action_marker(&Action::DrawToken(Token::AddAGem)),
         None
@@ -263,6 +263,10 @@ fn action_json_forms() {
         (
             Action::ChooseCharacter(Character::Wizard),
             json!({"choose_character": "wizard"}),
+        ),
+        (
+            Action::Play(card(Crystals, 2)),
+            json!({"play": {"element": "crystals", "icons": 2}}),
         ),
         (Action::PlayCard(2), json!({"play_card": 2})),
         (Action::KeepCard(0), json!({"keep_card": 0})),
@@ -314,4 +318,84 @@ fn action_json_forms() {
     assert!(serde_json::from_value::<Options>(json!({})).is_ok());
     assert!(serde_json::from_value::<Options>(json!({"variants": []})).is_err());
     assert!(Game::option_docs().is_empty());
+}
+
+/// What `viewer` is shown of `seat`'s action in the log, as the service shows it: the action
+/// and its full description where the visibility allows, else the redacted form and its line.
+fn entry_seen(state: &State, seat: Seat, action: &Action, viewer: Viewer) -> (Value, String) {
+    let actor = Actor::Seat(seat);
+    if Game::visibility(state, actor, action).allows(viewer) {
+        (
+            serde_json::to_value(action).unwrap(),
+            Game::describe(state, actor, action, Viewer::Everyone),
+        )
+    } else {
+        (
+            Game::redact(state, actor, action),
+            Game::describe(state, actor, action, Viewer::Spectator),
+        )
+    }
+}
+
+// "You may look at your own cards, but keep them secret from the other players." (l.65) and
+// "Play a Card: Choose an Element Card from your hand and turn it face up" (l.147). Ruling 4
+// (review B1): playing the same card shows the others the same log entry whatever else the
+// hand holds; a place in the sorted hand would tell how many cards sort before it.
+#[test]
+fn playing_a_card_shows_the_others_the_card_and_nothing_of_the_rest_of_the_hand() {
+    let hands = [
+        [card(Potions, 1), card(Potions, 2), card(Potions, 3)],
+        [card(Mushrooms, 1), card(Crystals, 1), card(Crystals, 3)],
+    ];
+    let mut seen = Vec::new();
+    for hand in hands {
+        let mut state = start_with(&[hand, [card(Snails, 1); 3]], &[0, 1]);
+        choose(&mut state, 0, Character::Queen);
+        draw_card(&mut state, card(Crystals, 2));
+        let crystals_2 = Game::legal_actions(&state, 0)
+            .into_iter()
+            .find(|a| {
+                Game::describe(&state, Actor::Seat(0), a, Viewer::Seat(0))
+                    .contains("Crystals card (2 icons)")
+            })
+            .expect("playing Crystals 2 is a choice");
+        let entries: Vec<(Value, String)> = [Viewer::Seat(1), Viewer::Spectator]
+            .into_iter()
+            .map(|v| entry_seen(&state, 0, &crystals_2, v))
+            .collect();
+        assert!(
+            entries
+                .iter()
+                .all(|(_, line)| line.contains("Crystals card (2 icons)"))
+        );
+        seen.push(entries);
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
+// Logs written before ruling 4 changed hold `{"play_card": <index>}`: it still applies (games
+// replay their logs), and is logged for the others as the card, never as the index.
+#[test]
+fn the_old_play_card_by_index_still_folds_and_shows_others_only_the_card() {
+    use crate::rules::registry::{Erased, Game as _};
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Crystals, 2));
+    let snapshot = serde_json::to_value(&state).unwrap();
+    let mut game = Erased::<BagOfFate>::default().load(&snapshot).unwrap();
+    // The hand is sorted: Potions 1, Flowers 1, Snails 1, Crystals 2.
+    let applied = game.apply_json(0, &json!({"play_card": 3})).unwrap();
+    assert_eq!(applied.visibility, Visibility::Seats(vec![0]));
+    assert_eq!(
+        applied.redacted,
+        json!({"play": {"element": "crystals", "icons": 2}})
+    );
+    assert_eq!(
+        applied.redacted_description,
+        "Seat 0 played a Crystals card (2 icons)"
+    );
+    assert!(!Game::legal_actions(&state, 0).contains(&Action::PlayCard(3)));
+    Game::apply(&mut state, Actor::Seat(0), &Action::PlayCard(3)).unwrap();
+    assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
+    assert_eq!(serde_json::to_value(&state).unwrap(), game.to_json());
 }

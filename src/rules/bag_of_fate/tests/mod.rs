@@ -34,6 +34,12 @@ fn chance(state: &mut State, action: Action) {
     Game::apply(state, Actor::Chance, &action).unwrap();
 }
 
+/// Plays the card at `index` of `seat`'s sorted hand (the action names the card).
+fn play(state: &mut State, seat: Seat, index: usize) {
+    let card = state.players[seat].hand[index];
+    decide(state, seat, Action::Play(card));
+}
+
 /// Applies a decision of `seat`, which must be legal.
 fn decide(state: &mut State, seat: Seat, action: Action) {
     let legal = Game::legal_actions(state, seat);

@@ -175,7 +175,7 @@ fn actions_target_the_tile_the_card_the_seat_or_the_set_they_are_about() {
     let targets = Game::targets(&state, 0, &actions);
     assert_eq!(actions.len(), 4);
     for (i, (a, t)) in actions.iter().zip(&targets).enumerate() {
-        assert_eq!(a, &Action::PlayCard(i));
+        assert_eq!(a, &Action::Play(state.players[0].hand[i]));
         assert_eq!(t.as_deref(), Some(format!("hand-{i}").as_str()));
     }
     let ids = target_ids(&picture(&state, Viewer::Seat(0)));

@@ -102,7 +102,7 @@ fn mid_game() -> State {
     // Bob: the Queen draws and plays, then turns in Flowers (3-icon card + token).
     choose(&mut state, 1, Character::Queen);
     draw_card(&mut state, card(Snails, 3));
-    decide(&mut state, 1, Action::PlayCard(1));
+    play(&mut state, 1, 1);
     decide(&mut state, 1, Action::TurnIn(Flowers));
     decide(&mut state, 1, Action::AddCard(card(Flowers, 3)));
     decide(&mut state, 1, Action::AddToken);
@@ -286,19 +286,22 @@ fn cards_to_play_are_grouped_with_their_effect() {
         label_of(&groups, 2),
         "Snails card (1 icon): your Snails 3 → 4 of 5"
     );
-    // Two cards alike: the second says so.
+    // Two cards alike are one choice: the card is played, not a place in the hand.
     let mut state = start(2);
     choose(&mut state, 0, Character::Queen);
     draw_card(&mut state, card(Potions, 1));
     let groups = choices_of(&state, 0);
-    assert_eq!(label_of(&groups, 2), "Potions card (1 icon): the same as 1");
+    assert_eq!(
+        label_of(&groups, 2),
+        "Flowers card (1 icon): your Flowers 0 → 1 of 4"
+    );
 }
 
 #[test]
 fn characters_are_offered_with_their_actions() {
     let mut state = mid_game();
-    decide(&mut state, 0, Action::PlayCard(0));
-    decide(&mut state, 0, Action::PlayCard(0));
+    play(&mut state, 0, 0);
+    play(&mut state, 0, 0);
     // Ann's Potions set is ready: she turns it in, then the turn passes to Cat.
     let groups = choices_of(&state, 0);
     let turn_in = number_of(&state, 0, &Action::TurnIn(Potions));
@@ -370,7 +373,7 @@ fn the_trade_is_offered_step_by_step() {
     lay_out(&mut state, 1, &[card(Snails, 1)]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 3));
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     let groups = choices_of(&state, 0);
     assert_eq!(group_numbers(&groups, "Trade with"), vec![1, 2]);
     assert_eq!(label_of(&groups, 1), "Bob: Snails card (1 icon)");
@@ -414,7 +417,7 @@ fn building_a_set_shows_what_each_item_does() {
     keep_tokens(&mut state, 0, &[Snails, Snails]);
     choose(&mut state, 0, Character::Queen);
     draw_card(&mut state, card(Crystals, 1));
-    decide(&mut state, 0, Action::PlayCard(3));
+    play(&mut state, 0, 3);
     decide(&mut state, 0, Action::TurnIn(Snails));
     decide(&mut state, 0, Action::AddCard(card(Snails, 3)));
     let p = present(&state, Viewer::Seat(1));

@@ -134,8 +134,11 @@ fn default_actions_end_turns_and_give_up_trades_and_sets() {
     lay_out(&mut state, 1, &[card(Snails, 1)]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 1));
-    assert_eq!(Game::default_action(&state, 0), Some(Action::PlayCard(0)));
-    decide(&mut state, 0, Action::PlayCard(3));
+    assert_eq!(
+        Game::default_action(&state, 0),
+        Some(Action::Play(state.players[0].hand[0]))
+    );
+    play(&mut state, 0, 3);
     assert_eq!(Game::default_action(&state, 0), Some(Action::SkipTrade));
     decide(&mut state, 0, Action::TradeWith(1));
     assert_eq!(Game::default_action(&state, 0), Some(Action::CancelTrade));

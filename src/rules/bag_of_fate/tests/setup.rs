@@ -175,7 +175,7 @@ fn next_round_turn_order_follows_character_numbers() {
     // Seat 2: Queen (1).
     choose(&mut state, 2, Character::Queen);
     draw_card(&mut state, card(Crystals, 2));
-    decide(&mut state, 2, Action::PlayCard(0));
+    play(&mut state, 2, 0);
     assert_eq!(state.round, 2);
     assert_eq!(state.turn_order(), vec![2, 0, 1]);
     assert_eq!(

@@ -363,6 +363,39 @@ fn casts_in_a_window_resolve_in_turn_order() {
 }
 
 #[test]
+fn a_secret_cast_that_fizzles_is_spent_all_the_same() {
+    // "Secret Abilities ... can only be used once ... once a Secret Ability has been used, the
+    // card is placed at the bottom of the ability deck." (review Bug 4) A Secret card cast in a
+    // window was shown to everyone; if an earlier cast leaves it no target, it still leaves
+    // the hand, or everyone would know a card of that hand.
+    let mut state = start(3);
+    let (a, _) = inner_tile(&state);
+    for owner in 0..3 {
+        state.unit_mut(unit(owner, 0)).unwrap().tile = Some(a);
+    }
+    // Sleep Powder (33) and Knockout Gas (42) both put seat 0's Leader to sleep.
+    state.players[1].hand = vec![33];
+    state.players[2].hand = vec![42];
+    roll(&mut state, &[Face::Shield; 4]);
+    decide(&mut state, 0, Action::KeepDice);
+    assert_eq!(waiting_for(&state), vec![1, 2]);
+    decide(
+        &mut state,
+        2,
+        cast(Source::Secret(42), Target::Unit(unit(0, 0))),
+    );
+    decide(
+        &mut state,
+        1,
+        cast(Source::Secret(33), Target::Unit(unit(0, 0))),
+    );
+    // Seat 1's cast resolves first; seat 2's target is then asleep already: it fizzles.
+    assert!(state.unit(unit(0, 0)).unwrap().has(Token::Sleeping));
+    assert!(state.players[2].hand.is_empty());
+    assert_eq!(state.bottom_secret, vec![33, 42]);
+}
+
+#[test]
 fn a_window_passes_when_everyone_passes() {
     let (mut state, _, _) = face_off();
     state.players[1].hand = vec![30];

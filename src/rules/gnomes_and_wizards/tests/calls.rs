@@ -168,3 +168,36 @@ fn leaders_have_no_innate_ability() {
     assert!(Tribe::Turquefoss.innate(0).is_none());
     assert!(state.players[0].tribe().innate(1).is_some());
 }
+
+#[test]
+fn the_card_kept_is_seen_only_by_its_drawer() {
+    // "That player secretly looks at the cards drawn and chooses one of them to keep" (review
+    // Bug 1): the keep is logged for the drawer alone; the others are told which draw was kept
+    // (its deck is public), never the card.
+    let probe = start(2);
+    let (t, _) = inner_tile(&probe);
+    let mut state = at_call(t, 2);
+    decide(&mut state, 0, Action::DrawCards { slot: 0 });
+    decide(&mut state, 0, Action::DrawFrom(Deck::Secret));
+    chance(&mut state, Action::DrawCard(24));
+    decide(&mut state, 0, Action::DrawFrom(Deck::Secret));
+    chance(&mut state, Action::DrawCard(25));
+    let keep = Action::KeepCard(0);
+    let actor = crate::rules::Actor::Seat(0);
+    let visibility = Game::visibility(&state, actor, &keep);
+    assert_eq!(visibility, crate::rules::Visibility::Seats(vec![0]));
+    for viewer in [
+        crate::rules::Viewer::Seat(1),
+        crate::rules::Viewer::Spectator,
+    ] {
+        assert!(!visibility.allows(viewer));
+        let line = Game::describe(&state, actor, &keep, viewer);
+        assert!(
+            !line.contains("Ambush") && !line.contains("Sneak Attack"),
+            "{line}"
+        );
+    }
+    assert!(
+        Game::describe(&state, actor, &keep, crate::rules::Viewer::Everyone).contains("Ambush")
+    );
+}

@@ -1,6 +1,7 @@
 //! The shared conformance suite for gnomes-and-wizards.
 
-use super::super::state::State;
+use super::super::data::{self, CardId, Deck};
+use super::super::state::{Source, State};
 use super::super::{Action, GnomesAndWizards};
 use crate::rules::Seat;
 use crate::rules::conformance::{self, Config, Secrets};
@@ -31,6 +32,47 @@ impl Secrets for GnomesAndWizards {
             Action::DrawCard(_) => Some(Action::DrawCard(MARKER_CARD)),
             _ => None,
         }
+    }
+
+    /// The Secret cards in hand (but those declared in an open window: everyone saw them)
+    /// and the cards of a draw in progress, re-dealt from the unseen cards of the same deck.
+    fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
+        let mut twin = state.clone();
+        let declared: Vec<CardId> = state
+            .window
+            .iter()
+            .flat_map(|w| &w.casts)
+            .filter(|(s, _)| *s == seat)
+            .filter_map(|(_, cast)| match cast.source {
+                Source::Secret(card) => Some(card),
+                _ => None,
+            })
+            .collect();
+        let deck = |c: &CardId| data::card(*c).map(|(d, _)| d);
+        let (mut learned, mut secret): (Vec<CardId>, Vec<CardId>) = twin
+            .unseen
+            .iter()
+            .partition(|c| deck(c) == Some(Deck::Learned));
+        let player = twin.players.get_mut(seat)?;
+        let (shown, mut hidden): (Vec<CardId>, Vec<CardId>) =
+            player.hand.iter().partition(|c| declared.contains(c));
+        let mut changed = conformance::redeal(&mut hidden, &mut secret, pick);
+        player.hand = shown.into_iter().chain(hidden).collect();
+        player.hand.sort_unstable();
+        if state.current() == Some(seat)
+            && let Some(draw) = twin.draw.as_mut()
+        {
+            for card in &mut draw.drawn {
+                let pool = match deck(card) {
+                    Some(Deck::Learned) => &mut learned,
+                    _ => &mut secret,
+                };
+                changed |= conformance::redeal(std::slice::from_mut(card), pool, pick);
+            }
+        }
+        twin.unseen = learned.into_iter().chain(secret).collect();
+        twin.unseen.sort_unstable();
+        changed.then_some(twin)
     }
 }
 

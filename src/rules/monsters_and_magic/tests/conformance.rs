@@ -15,6 +15,21 @@ impl Secrets for MonstersAndMagic {
     fn plant_action(action: &Action) -> Option<Action> {
         plant_action_marker(action)
     }
+    /// The hand, re-dealt from the unseen deck; none while an Oracle has seen it (then the
+    /// hand is no longer this seat's alone).
+    fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
+        if state.peeks.iter().any(|p| p.of == seat) {
+            return None;
+        }
+        let mut twin = state.clone();
+        let hand = &mut twin.players.get_mut(seat)?.hand;
+        if !conformance::redeal(hand, &mut twin.deck, pick) {
+            return None;
+        }
+        hand.sort();
+        twin.deck.sort();
+        Some(twin)
+    }
 }
 
 /// Bound on a random game (docs/rules/monsters-and-magic.md, "Game length"): over 6,000

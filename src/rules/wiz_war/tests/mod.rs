@@ -38,11 +38,18 @@ pub fn chance(state: &mut State, action: Action) {
     Game::apply(state, Actor::Chance, &action).unwrap();
 }
 
-/// Applies a decision of `seat`, which must be legal.
+/// Applies a decision of `seat`, which must be legal. A cast whose energy step then offers
+/// nothing to boost with (a hand without energy cards, asked all the same so as not to show
+/// that) is answered `no_boost`: the tests' casts mean the plain spell.
 pub fn decide(state: &mut State, seat: Seat, action: Action) {
     let legal = Game::legal_actions(state, seat);
     assert!(legal.contains(&action), "{action:?} is not in {legal:?}");
     Game::apply(state, Actor::Seat(seat), &action).unwrap();
+    if action != Action::NoBoost
+        && Game::legal_actions(state, seat) == [Action::NoBoost, Action::CancelCast]
+    {
+        Game::apply(state, Actor::Seat(seat), &Action::NoBoost).unwrap();
+    }
 }
 
 pub fn illegal(state: &State, seat: Seat, action: Action) -> RuleError {

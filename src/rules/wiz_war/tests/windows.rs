@@ -152,3 +152,26 @@ fn punches_and_thrown_items_open_no_window() {
     );
     assert_eq!(waiting_for(&state), vec![0]);
 }
+
+// "Players may look at their cards, but must keep them secret." A spell that uses its energy
+// asks for it even from a hand without energy cards: committing it at once would tell the
+// table that the hand holds none (docs/rules/wiz-war.md, "Turns", the energy step).
+#[test]
+fn the_energy_step_is_asked_without_energy_cards_too() {
+    for hand in [&["fireball"][..], &["fireball", "energy_5"][..]] {
+        let mut state = duel(hand, &[]);
+        place(&mut state, 0, Pos(0, 2));
+        place(&mut state, 1, Pos(3, 2));
+        for action in [
+            Action::Cast(card("fireball")),
+            Action::Target(Target::Wizard(1)),
+        ] {
+            Game::apply(&mut state, Actor::Seat(0), &action).unwrap();
+        }
+        assert_eq!(waiting_for(&state), vec![0], "hand {hand:?}");
+        assert!(
+            Game::legal_actions(&state, 0).ends_with(&[Action::NoBoost, Action::CancelCast]),
+            "hand {hand:?}"
+        );
+    }
+}

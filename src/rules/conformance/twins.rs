@@ -1,0 +1,223 @@
+//! The twin check: what the other viewers see must not depend on one seat's secrets.
+//!
+//! Planted markers catch a secret that is *shown*. They cannot catch one that is *given away*:
+//! a hand index that tells how many cards sort before the card played, a move the engine makes
+//! without asking because the hand leaves only one, a card named where only its deck should be.
+//! Those show as a difference between the game and a twin that differs only in one seat's
+//! secrets (its hidden cards re-dealt from what nobody sees: [`Secrets::perturb`]). To every
+//! other viewer the two must look the same now; and after any action both allow they must get
+//! the same log entry (in the form that viewer is shown, with its description) and see the same
+//! seats asked to decide next (whether a decision was asked is visible: a move made for the
+//! player shows that its hand left no choice). The views after it are not compared: a move the
+//! rules make on their own may rightly show a card (the last card of a hand, played face up).
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+use super::playout::viewers;
+use super::{Secrets, Stats, first_difference, short, to_json};
+use crate::rules::{Actor, Next, Seat, Viewer};
+
+/// Actions tried on both twins at one state (chosen at random among those both allow).
+const ACTIONS_PER_TWIN: usize = 8;
+
+/// Compares `state` with a twin in which `seat`'s secrets differ (if [`Secrets::perturb`] makes
+/// one), for every viewer but `seat`. Panics naming what differs.
+pub(super) fn check<R: Secrets>(
+    state: &R::State,
+    seats: usize,
+    seat: Seat,
+    rng: &mut ChaCha8Rng,
+    stats: &mut Stats,
+) {
+    let mut pick = |n: usize| if n == 0 { 0 } else { rng.random_range(0..n) };
+    let Some(twin) = R::perturb(state, seat, &mut pick) else {
+        return;
+    };
+    if twin == *state {
+        return;
+    }
+    stats.twins += 1;
+    let others: Vec<Viewer> = viewers(seats)
+        .into_iter()
+        .filter(|&v| v != Viewer::Seat(seat))
+        .collect();
+    let what = || format!("seat {seat}'s secrets (Secrets::perturb gave a twin)");
+    same_views::<R>(state, &twin, &others, &what);
+    let (asked, twin_asked) = (asked::<R>(state), asked::<R>(&twin));
+    assert!(
+        asked == twin_asked || R::asking_discloses(state) || R::asking_discloses(&twin),
+        "whether a decision is asked depends on {}: {asked} vs {twin_asked}",
+        what()
+    );
+    let mut both = allowed_in_both::<R>(state, &twin, seats);
+    for _ in 0..ACTIONS_PER_TWIN.min(both.len()) {
+        let (actor, action) = both.swap_remove(pick(both.len()));
+        stats.twin_actions += 1;
+        after_action::<R>(state, &twin, actor, &action, &others, &what);
+    }
+}
+
+/// The actions (by seat, or chance outcomes) listed now in both states.
+fn allowed_in_both<R: Secrets>(
+    state: &R::State,
+    twin: &R::State,
+    seats: usize,
+) -> Vec<(Actor, R::Action)> {
+    match (R::next(state), R::next(twin)) {
+        (Next::Players(acting), Next::Players(_)) => acting
+            .into_iter()
+            .filter(|&s| s < seats)
+            .flat_map(|s| {
+                let theirs = R::legal_actions(twin, s);
+                R::legal_actions(state, s)
+                    .into_iter()
+                    .filter(move |a| theirs.contains(a))
+                    .map(move |a| (Actor::Seat(s), a))
+            })
+            .collect(),
+        (Next::Chance(chance), Next::Chance(theirs)) => chance
+            .outcomes
+            .into_iter()
+            .filter(|(a, _)| theirs.outcomes.iter().any(|(b, _)| a == b))
+            .map(|(a, _)| (Actor::Chance, a))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// After `action` in both twins: the same log entry for each of `others`, and the same seats
+/// asked. (Not the same views: a move the rules make on their own may show a card, as the
+/// last card of a hand played without asking does, and that twin shows another.)
+fn after_action<R: Secrets>(
+    state: &R::State,
+    twin: &R::State,
+    actor: Actor,
+    action: &R::Action,
+    others: &[Viewer],
+    what: &dyn Fn() -> String,
+) {
+    for &viewer in others {
+        let (entry, twin_entry) = (
+            entry::<R>(state, actor, action, viewer),
+            entry::<R>(twin, actor, action, viewer),
+        );
+        assert!(
+            entry == twin_entry,
+            "the log entry of {action:?} by {actor:?}, as {viewer:?} is shown it, depends on {}: \
+             {} vs {}",
+            what(),
+            short(&entry),
+            short(&twin_entry)
+        );
+    }
+    let (mut after, mut twin_after) = (state.clone(), twin.clone());
+    if let Err(e) = R::apply(&mut after, actor, action) {
+        panic!("{action:?} is listed for {actor:?} but apply refused it: {e}");
+    }
+    if let Err(e) = R::apply(&mut twin_after, actor, action) {
+        panic!(
+            "{action:?} is listed for {actor:?} in the twin ({}), but apply refused it: {e}",
+            what()
+        );
+    }
+    // The end of the game shows everything (a game won on a secret objective ends in one twin
+    // only): there is nothing left to keep.
+    let over = |s: &R::State| matches!(R::next(s), Next::Over(_));
+    if over(&after) || over(&twin_after) {
+        return;
+    }
+    let (asked, twin_asked) = (asked::<R>(&after), asked::<R>(&twin_after));
+    let disclosed = R::asking_discloses(&after) || R::asking_discloses(&twin_after);
+    assert!(
+        asked == twin_asked || disclosed,
+        "after {action:?} by {actor:?}, whether a decision is asked depends on {}: {asked} vs \
+         {twin_asked} (a move made without asking shows what the hand allowed)",
+        what()
+    );
+}
+
+fn same_views<R: Secrets>(
+    state: &R::State,
+    twin: &R::State,
+    others: &[Viewer],
+    what: &dyn Fn() -> String,
+) {
+    for &viewer in others {
+        let (view, twin_view) = (R::view(state, viewer), R::view(twin, viewer));
+        if view != twin_view {
+            panic!(
+                "{viewer:?}'s view depends on {} (or perturb changed more than them): {}",
+                what(),
+                first_difference(&view, &twin_view)
+            );
+        }
+    }
+}
+
+/// What `viewer` is shown of the logged action, as the service shows it: the action and its
+/// full description where the visibility allows, else the redacted form and its description.
+fn entry<R: Secrets>(state: &R::State, actor: Actor, action: &R::Action, viewer: Viewer) -> String {
+    let visibility = R::visibility(state, actor, action);
+    let (json, text): (Value, String) = if visibility.allows(viewer) {
+        (
+            to_json(action),
+            R::describe(state, actor, action, Viewer::Everyone),
+        )
+    } else {
+        (
+            R::redact(state, actor, action),
+            R::describe(state, actor, action, Viewer::Spectator),
+        )
+    };
+    format!("{visibility:?} {json} {text:?}")
+}
+
+/// Who the game waits for, as everyone sees it (a chance step's weights are the service's).
+fn asked<R: Secrets>(state: &R::State) -> String {
+    match R::next(state) {
+        Next::Players(seats) => format!("seats {seats:?} are asked"),
+        Next::Chance(_) => "a chance step".to_owned(),
+        Next::Over(outcome) => format!("the game is over: {outcome:?}"),
+    }
+}
+
+/// Re-deals `secret` (a seat's hidden cards) from `pool` (cards nobody sees, of the same
+/// kind), swapping cards between them; `pick(n)` is a random number below `n`. Half the time
+/// each card is swapped at random; otherwise the secret is made as alike as the pool allows
+/// (copies of one card), the hands that engines are most tempted to play for the player.
+/// Returns whether anything changed; the caller restores any order its state keeps.
+pub fn redeal<T: Clone + PartialEq>(
+    secret: &mut [T],
+    pool: &mut [T],
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> bool {
+    if secret.is_empty() || pool.is_empty() {
+        return false;
+    }
+    let mut changed = false;
+    if pick(2) == 0 {
+        for card in secret.iter_mut() {
+            let i = pick(pool.len() + 1);
+            if let Some(other) = pool.get_mut(i)
+                && other != card
+            {
+                std::mem::swap(card, other);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+    let like = match pick(2) {
+        0 => secret[pick(secret.len())].clone(),
+        _ => pool[pick(pool.len())].clone(),
+    };
+    for card in secret.iter_mut().filter(|c| **c != like) {
+        if let Some(other) = pool.iter_mut().find(|c| **c == like) {
+            std::mem::swap(card, other);
+            changed = true;
+        }
+    }
+    changed
+}
