@@ -3,8 +3,8 @@
 mod accounts;
 mod bad_input;
 mod browser;
-mod cluster;
 mod clocks;
+mod cluster;
 mod games;
 mod garden_gnomes;
 mod gnomes_and_wizards;
