@@ -267,6 +267,38 @@ mod tests {
     }
 
     #[test]
+    fn the_palette_keeps_the_flat_colours_exactly_and_edges_take_the_nearest() {
+        // 100 red, 60 white, 30 dark blue pixels, and one in-between pixel of each edge.
+        let (red, white, blue) = ([0xc0, 0x39, 0x2b], [255, 255, 255], [0x1b, 0x2a, 0x6b]);
+        let near_red = [0xc4, 0x3c, 0x30];
+        let mut rgba = vec![];
+        for (c, n) in [(red, 100), (white, 60), (blue, 30), (near_red, 1)] {
+            for _ in 0..n {
+                rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        let (palette, lut) = palette_of(&rgba);
+        let colours: Vec<[u8; 3]> = palette
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect();
+        assert_eq!(
+            colours,
+            vec![red, white, blue],
+            "most frequent first, exact"
+        );
+        let index = |c: [u8; 3]| lut[bin(&[c[0], c[1], c[2], 255])];
+        assert_eq!(index(red), 0);
+        assert_eq!(index(white), 1);
+        assert_eq!(index(blue), 2);
+        assert_eq!(
+            index(near_red),
+            0,
+            "an edge colour goes to the nearest fill"
+        );
+    }
+
+    #[test]
     fn a_panic_while_drawing_is_no_picture() {
         let game = Uuid::new_v4();
         assert!(unless_it_panics(game, || panic!("the renderer fell over")).is_none());
