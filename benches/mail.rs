@@ -1,8 +1,9 @@
 //! Mail sizes (issue 14): for each ruleset, random games from fixed seeds, every mail a player
 //! gets written and formatted as it goes out (see `turnpost::service::mail_sizes`).
 //!
-//! `cargo bench --bench mail` prints the table in docs/MAIL.md: the first turn mail's size and
-//! numbered choices, and the mean and largest mail over the games. It fails if any mail
+//! `cargo bench --bench mail` prints the tables in docs/MAIL.md: the first turn mail's size and
+//! numbered choices, and the mean and largest mail over the games, first in words only (the
+//! default setting), then with the board's picture (the player's choice). It fails if any mail
 //! reaches 100 KB. The largest mail of each row is written to `target/mail-samples/` (text and
 //! HTML) to be looked at.
 
@@ -13,19 +14,34 @@ use turnpost::service::mail_sizes::{MAIL_LIMIT, measure};
 const SEEDS: u64 = 5;
 
 fn main() {
+    let mut over = vec![];
+    for pictures in [false, true] {
+        println!(
+            "\n{}\n",
+            if pictures {
+                "With the board's picture (the setting `pictures: true`):"
+            } else {
+                "In words only (the default):"
+            }
+        );
+        table(pictures, &mut over);
+    }
+    assert!(over.is_empty(), "mail over 100 KB: {over:?}");
+}
+
+fn table(pictures: bool, over: &mut Vec<String>) {
     let registry = Registry::standard();
     println!(
         "| ruleset | seats | first turn mail | its choices | mails | mean | largest | most choices |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    let mut over = vec![];
     for rules in registry.all() {
         let Ok(range) = rules.seats(&serde_json::Value::Null) else {
             continue;
         };
         for seats in [*range.start(), *range.end()] {
             let runs: Vec<_> = (0..SEEDS)
-                .map(|seed| measure(rules, seats, seed, 1).expect("a random game"))
+                .map(|seed| measure(rules, seats, seed, 1, pictures).expect("a random game"))
                 .collect();
             let first = &runs[0];
             let mails: usize = runs.iter().map(|r| r.mails).sum();
@@ -39,7 +55,8 @@ fn main() {
             {
                 let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/target/mail-samples");
                 let _ = std::fs::create_dir_all(dir);
-                let name = format!("{dir}/{}-{seats}", rules.id());
+                let kind = if pictures { "picture" } else { "words" };
+                let name = format!("{dir}/{}-{seats}-{kind}", rules.id());
                 let _ = std::fs::write(format!("{name}.txt"), &mail.text);
                 let _ = std::fs::write(format!("{name}.html"), &mail.html);
             }
@@ -62,5 +79,4 @@ fn main() {
             }
         }
     }
-    assert!(over.is_empty(), "mail over 100 KB: {over:?}");
 }

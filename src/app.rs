@@ -109,7 +109,6 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
         crate::auth::reply::MAX_LOCAL
     );
     Ok(Services {
-        pool,
         rules: Arc::new(Registry::standard()),
         jwt: Jwt::new(&key, settings.jwt_ttl_secs),
         replies: ReplySigner::new(&key),
@@ -125,6 +124,10 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
         },
         clock: settings.clock.clone(),
         limits: Arc::new(crate::service::limits::Limits::new(&settings.limits)),
+        versions: Arc::default(),
+        hot: Arc::new(crate::service::hot::HotGames::new(settings.hot_games)),
+        announcer: crate::service::announce::Announcer::start(pool.clone()),
+        pool,
     })
 }
 
@@ -322,6 +325,7 @@ fn server(
         let (app, api) = http::routes(
             App::new()
                 .wrap(actix_web::middleware::from_fn(crate::web::sign_in_links))
+                .wrap(actix_web::middleware::from_fn(crate::web::html_policy))
                 .wrap(actix_web::middleware::from_fn(
                     http::deadline::body_deadline,
                 ))

@@ -28,6 +28,8 @@ pub struct Settings {
     pub database_url: Option<String>,
     /// Connections in the pool (`TURNPOST_DB_POOL_SIZE`).
     pub db_pool_size: usize,
+    /// Games kept in memory between their submissions (`TURNPOST_HOT_GAMES`; 0: none).
+    pub hot_games: usize,
     /// HMAC key for JWTs (`TURNPOST_JWT_SECRET`); generated and kept in the data dir if unset.
     pub jwt_secret: Option<String>,
     /// Lifetime of a login token in seconds (`TURNPOST_JWT_TTL_SECS`).
@@ -134,6 +136,7 @@ impl fmt::Debug for Settings {
                 &self.database_url.as_ref().map(|u| redact_url(u)),
             )
             .field("db_pool_size", &self.db_pool_size)
+            .field("hot_games", &self.hot_games)
             .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<hidden>"))
             .field("jwt_ttl_secs", &self.jwt_ttl_secs)
             .field("body_limit", &self.body_limit)
@@ -178,6 +181,7 @@ impl Default for Settings {
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
             database_url: None,
             db_pool_size: 16,
+            hot_games: crate::service::hot::CAPACITY,
             jwt_secret: None,
             jwt_ttl_secs: 7 * 24 * 3600,
             body_limit: 64 * 1024,
@@ -201,6 +205,7 @@ struct FileSettings {
     data_dir: Option<PathBuf>,
     database_url: Option<String>,
     db_pool_size: Option<usize>,
+    hot_games: Option<usize>,
     jwt_secret: Option<String>,
     jwt_ttl_secs: Option<i64>,
     body_limit: Option<usize>,
@@ -255,6 +260,9 @@ impl Settings {
         }
         if let Some(v) = f.db_pool_size {
             self.db_pool_size = v;
+        }
+        if let Some(v) = f.hot_games {
+            self.hot_games = v;
         }
         if f.jwt_secret.is_some() {
             self.jwt_secret = f.jwt_secret;
@@ -345,6 +353,9 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_DB_POOL_SIZE") {
             self.db_pool_size = parse("TURNPOST_DB_POOL_SIZE", v)?;
+        }
+        if let Some(v) = var("TURNPOST_HOT_GAMES") {
+            self.hot_games = parse("TURNPOST_HOT_GAMES", v)?;
         }
         if let Some(v) = var("TURNPOST_JWT_SECRET").filter(|v| !v.is_empty()) {
             self.jwt_secret = Some(v);

@@ -33,6 +33,18 @@ pub struct Claims {
     /// The address a verification link confirms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// Sessions (API and web): the account's token version when the token was issued; the
+    /// token is good only while the account keeps it (logout and a new password raise it).
+    /// A session token without one (issued before versions existed) is version 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ver: Option<i32>,
+}
+
+/// Who a valid session token is for, and the token version it was issued under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Session {
+    pub user: Uuid,
+    pub version: i32,
 }
 
 #[derive(Clone)]
@@ -54,9 +66,28 @@ impl Jwt {
         }
     }
 
-    /// A session token for `user`, valid from `now` for the configured lifetime.
-    pub fn issue(&self, user: Uuid, now: DateTime<Utc>) -> anyhow::Result<(String, DateTime<Utc>)> {
-        self.sign(Purpose::Session, user, None, now, self.ttl_secs)
+    /// A session token for `user` at its token version `version`, valid from `now` for the
+    /// configured lifetime.
+    pub fn issue(
+        &self,
+        user: Uuid,
+        version: i32,
+        now: DateTime<Utc>,
+    ) -> anyhow::Result<(String, DateTime<Utc>)> {
+        self.session(Purpose::Session, user, version, now, self.ttl_secs)
+    }
+
+    /// A session token of `purpose` (`Session` or `WebSession`) for `user` at its token
+    /// version `version`, valid for `ttl_secs` from `now`.
+    pub fn session(
+        &self,
+        purpose: Purpose,
+        user: Uuid,
+        version: i32,
+        now: DateTime<Utc>,
+        ttl_secs: i64,
+    ) -> anyhow::Result<(String, DateTime<Utc>)> {
+        self.encode(purpose, user, None, Some(version), now, ttl_secs)
     }
 
     /// A token for `purpose`, valid for `ttl_secs` from `now`.
@@ -68,6 +99,18 @@ impl Jwt {
         now: DateTime<Utc>,
         ttl_secs: i64,
     ) -> anyhow::Result<(String, DateTime<Utc>)> {
+        self.encode(purpose, sub, email, None, now, ttl_secs)
+    }
+
+    fn encode(
+        &self,
+        purpose: Purpose,
+        sub: Uuid,
+        email: Option<String>,
+        ver: Option<i32>,
+        now: DateTime<Utc>,
+        ttl_secs: i64,
+    ) -> anyhow::Result<(String, DateTime<Utc>)> {
         let expires_at = now + chrono::Duration::seconds(ttl_secs);
         let claims = Claims {
             sub,
@@ -75,14 +118,29 @@ impl Jwt {
             exp: expires_at.timestamp(),
             purpose: Some(purpose),
             email,
+            ver,
         };
         let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?;
         Ok((token, expires_at))
     }
 
-    /// The user of a valid, unexpired session token signed with our key.
-    pub fn verify(&self, token: &str) -> Result<Uuid, jsonwebtoken::errors::Error> {
-        self.check(Purpose::Session, token).map(|c| c.sub)
+    /// The user and token version of a valid, unexpired session token of `purpose`
+    /// (`Session` or `WebSession`) signed with our key. Whether the version is still the
+    /// account's is for the caller to check (`service::sessions`).
+    pub fn verify_session(
+        &self,
+        purpose: Purpose,
+        token: &str,
+    ) -> Result<Session, jsonwebtoken::errors::Error> {
+        self.check(purpose, token).map(|c| Session {
+            user: c.sub,
+            version: c.ver.unwrap_or(0),
+        })
+    }
+
+    /// The user and token version of a valid, unexpired API session token.
+    pub fn verify(&self, token: &str) -> Result<Session, jsonwebtoken::errors::Error> {
+        self.verify_session(Purpose::Session, token)
     }
 
     /// The claims of a valid, unexpired token of this purpose.
@@ -135,14 +193,14 @@ mod tests {
     fn tokens_verify_only_with_the_key_and_before_expiry() {
         let jwt = Jwt::new(b"0123456789abcdef0123456789abcdef", 60);
         let user = Uuid::new_v4();
-        let (token, _) = jwt.issue(user, Utc::now()).unwrap();
-        assert_eq!(jwt.verify(&token).unwrap(), user);
+        let (token, _) = jwt.issue(user, 3, Utc::now()).unwrap();
+        assert_eq!(jwt.verify(&token).unwrap(), Session { user, version: 3 });
 
         let other = Jwt::new(b"another key, another key, another", 60);
         assert!(other.verify(&token).is_err(), "forged signature");
 
         let (old, _) = jwt
-            .issue(user, Utc::now() - chrono::Duration::seconds(120))
+            .issue(user, 0, Utc::now() - chrono::Duration::seconds(120))
             .unwrap();
         assert!(jwt.verify(&old).is_err(), "expired");
         assert!(jwt.verify("not.a.token").is_err());
@@ -161,7 +219,11 @@ mod tests {
         );
         assert!(jwt.check(Purpose::VerifyEmail, &link).is_err());
         assert_eq!(jwt.check(Purpose::Unsubscribe, &link).unwrap().sub, user);
-        let (session, _) = jwt.issue(user, Utc::now()).unwrap();
+        assert!(
+            jwt.verify_session(Purpose::WebSession, &link).is_err(),
+            "an unsubscribe link is no web session"
+        );
+        let (session, _) = jwt.issue(user, 0, Utc::now()).unwrap();
         assert!(jwt.check(Purpose::Unsubscribe, &session).is_err());
         let (sign_in, _) = jwt
             .sign(Purpose::SignIn, user, None, Utc::now(), 600)

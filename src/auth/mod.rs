@@ -5,4 +5,4 @@ pub mod jwt;
 pub mod password;
 pub mod reply;
 
-pub use jwt::{Claims, Jwt};
+pub use jwt::{Claims, Jwt, Session};

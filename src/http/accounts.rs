@@ -1,14 +1,15 @@
-//! `/v1/auth`: register and log in.
+//! `/v1/auth`: register, log in and log out.
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::auth::AuthUser;
 use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::views::UserView;
-use crate::service::{Services, users};
+use crate::service::{Services, sessions, users};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -96,5 +97,63 @@ pub async fn login(
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let client = client_of(&req, &svc);
     let (token, expires_at) = users::login(&svc, client, &body.email, &body.password).await?;
+    Ok(web::Json(TokenResponse { token, expires_at }))
+}
+
+/// Log out everywhere: revokes every session of the caller's account (all its bearer tokens,
+/// this one included, and its web sessions). Log in again for a new token.
+#[utoipa::path(
+    tag = "auth",
+    operation_id = "logOut",
+    responses(
+        (status = 204, description = "Logged out: every token of the account issued so far is refused from now on (by other server processes within 10 seconds)"),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/auth/logout")]
+pub async fn logout(svc: web::Data<Services>, user: AuthUser) -> Result<HttpResponse, ApiError> {
+    sessions::log_out_everywhere(&svc, user.id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangePassword {
+    pub current_password: String,
+    /// 8 to 1024 characters, not too easy to guess.
+    pub new_password: String,
+}
+
+/// Change the password: needs the current one. Every session of the account ends (all its
+/// bearer tokens, this one included, and its web sessions); the answer is a new token.
+#[utoipa::path(
+    tag = "me",
+    operation_id = "changePassword",
+    request_body = ChangePassword,
+    responses(
+        (status = 200, description = "Changed; the old tokens are refused from now on, use this one", body = TokenResponse),
+        (status = 403, description = "`wrong-password`: `current_password` is wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: the new password is too short or too long; `weak-password`: it is too easy to guess, `detail` says why", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: too many password attempts from the client's address or for this account (counted with logins); `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/me/password")]
+pub async fn change_password(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    user: AuthUser,
+    body: web::Json<ChangePassword>,
+) -> Result<web::Json<TokenResponse>, ApiError> {
+    let client = client_of(&req, &svc);
+    let (token, expires_at) = users::change_password(
+        &svc,
+        client,
+        user.id,
+        &body.current_password,
+        &body.new_password,
+    )
+    .await?;
     Ok(web::Json(TokenResponse { token, expires_at }))
 }

@@ -106,8 +106,54 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Option
     }
 }
 
-fn etag(version: i64) -> (header::HeaderName, String) {
-    (header::ETAG, format!("\"{version}\""))
+/// A JSON body and its strong `ETag`: the game's version and a digest of exactly these bytes
+/// (for a view, the caller's own), quoted.
+fn tagged(version: i64, body: &impl serde::Serialize) -> Result<(String, Vec<u8>), ApiError> {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_vec(body)
+        .map_err(|e| ApiError::from(crate::service::ServiceError::Unexpected(e.into())))?;
+    let digest = Sha256::digest(&json);
+    Ok((format!("\"{version}-{}\"", hex::encode(&digest[..8])), json))
+}
+
+/// `status` with a tagged JSON body.
+fn json_with_tag(
+    mut builder: actix_web::HttpResponseBuilder,
+    version: i64,
+    body: &impl serde::Serialize,
+) -> Result<HttpResponse, ApiError> {
+    let (tag, json) = tagged(version, body)?;
+    Ok(builder
+        .insert_header((header::ETAG, tag))
+        .content_type(header::ContentType::json())
+        .body(json))
+}
+
+/// A tagged JSON answer, or `304 Not Modified` with no body when `If-None-Match` names its
+/// tag: a client that polls learns in a few bytes that nothing it may see has changed.
+fn conditional(
+    req: &HttpRequest,
+    version: i64,
+    body: &impl serde::Serialize,
+) -> Result<HttpResponse, ApiError> {
+    let (tag, json) = tagged(version, body)?;
+    let matches = req
+        .headers()
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || t == tag);
+    let mut builder = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    builder.insert_header((header::ETAG, tag));
+    if matches {
+        return Ok(builder.finish());
+    }
+    Ok(builder.content_type(header::ContentType::json()).body(json))
 }
 
 /// Create a game; the caller takes seat 0.
@@ -119,7 +165,7 @@ fn etag(version: i64) -> (header::HeaderName, String) {
         (status = 201, description = "Created", body = GameView,
             headers(
                 ("Location" = String, description = "The game's address"),
-                ("ETag" = String, description = "The game's version, quoted"),
+                ("ETag" = String, description = "As `getGame` gives it for this record"),
             )),
         (status = 422, description = "`unknown-ruleset`, `invalid-seat-count`, or `invalid-request`: bad options, clock or bots", body = Problem, content_type = "application/problem+json"),
     ),
@@ -137,10 +183,9 @@ pub async fn create(
         bots: body.bots,
     };
     let game = games::create(&svc, user.id, &body.ruleset, body.seats, &table).await?;
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, format!("/v1/games/{}", game.id)))
-        .insert_header(etag(game.version))
-        .json(game))
+    let mut created = HttpResponse::Created();
+    created.insert_header((header::LOCATION, format!("/v1/games/{}", game.id)));
+    json_with_tag(created, game.version, &game)
 }
 
 /// Open games, oldest first.
@@ -174,7 +219,7 @@ pub async fn list(
     params(("id" = Uuid, Path, description = "Game id")),
     responses(
         (status = 200, description = "Seated", body = GameView,
-            headers(("ETag" = String, description = "The game's version, quoted"))),
+            headers(("ETag" = String, description = "As `getGame` gives it for this record"))),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`seat-unavailable`: the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid-request`: no such seat", body = Problem, content_type = "application/problem+json"),
@@ -191,57 +236,63 @@ pub async fn join(
     // No body, `null` and `{}` all take the lowest free seat.
     let seat = body.0.flatten().and_then(|b| b.seat);
     let game = games::join(&svc, user.id, id.into_inner(), seat).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(game.version))
-        .json(game))
+    json_with_tag(HttpResponse::Ok(), game.version, &game)
 }
 
 /// A game's public record.
 #[utoipa::path(
     tag = "games",
     operation_id = "getGame",
-    params(("id" = Uuid, Path, description = "Game id")),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 while it is still the answer"),
+    ),
     responses(
         (status = 200, description = "The game", body = GameView,
-            headers(("ETag" = String, description = "The game's version, quoted"))),
+            headers(("ETag" = String, description = "The game's version and a digest of this answer, quoted: `\"<version>-<16 hex digits>\"`"))),
+        (status = 304, description = "Not modified: `If-None-Match` names this answer's `ETag`; no body",
+            headers(("ETag" = String, description = "The same `ETag`"))),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
 #[get("/games/{id}")]
 pub async fn get(
+    req: HttpRequest,
     svc: web::Data<Services>,
     _user: AuthUser,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let game = games::get(&svc, id.into_inner()).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(game.version))
-        .json(game))
+    conditional(&req, game.version, &game)
 }
 
 /// The caller's view of the game and, when it is their decision, the legal actions.
 #[utoipa::path(
     tag = "games",
     operation_id = "getGameState",
-    params(("id" = Uuid, Path, description = "Game id")),
+    params(
+        ("id" = Uuid, Path, description = "Game id"),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 while it is still the answer"),
+    ),
     responses(
         (status = 200, description = "The caller's view", body = StateView,
-            headers(("ETag" = String, description = "The game's version, quoted"))),
+            headers(("ETag" = String, description = "The game's version and a digest of this answer (the caller's own view), quoted: `\"<version>-<16 hex digits>\"`"))),
+        (status = 304, description = "Not modified: `If-None-Match` names this answer's `ETag`; no body",
+            headers(("ETag" = String, description = "The same `ETag`"))),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
 #[get("/games/{id}/state")]
 pub async fn state(
+    req: HttpRequest,
     svc: web::Data<Services>,
     user: AuthUser,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let state = games::state(&svc, user.id, id.into_inner()).await?;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(state.version))
-        .json(state))
+    conditional(&req, state.version, &state)
 }
 
 /// Submit actions, applied atomically. Honours `Idempotency-Key`.

@@ -61,15 +61,20 @@ pub async fn verify_email(
     svc: web::Data<Services>,
     query: web::Query<TokenQuery>,
 ) -> Result<web::Json<UserView>, ApiError> {
-    Ok(web::Json(users::verify_email(&svc, &query.token).await?))
+    Ok(web::Json(users::view(
+        &users::verify_email(&svc, &query.token).await?,
+    )))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetPreferences {
-    /// `all` (every game mail), `turns` (only "your turn"), `none`.
+    /// `all` (every game mail), `turns` (only "your turn"), `none`; left as it is when absent.
     #[schema(pattern = "^(all|turns|none)$")]
-    pub mail: String,
+    pub mail: Option<String>,
+    /// Whether game mail shows the board as a picture too (off for a new account: the board is
+    /// then in words only, and a mail about half as large); left as it is when absent.
+    pub pictures: Option<bool>,
 }
 
 /// The caller's mail preference.
@@ -98,7 +103,7 @@ pub async fn preferences(
     responses(
         (status = 200, description = "The new preference", body = PreferencesView),
         (status = 404, description = "`not-found`: the account no longer exists", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: not `all`, `turns` or `none`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: `mail` not `all`, `turns` or `none`, or neither `mail` nor `pictures` given", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -109,7 +114,7 @@ pub async fn set_preferences(
     body: web::Json<SetPreferences>,
 ) -> Result<web::Json<PreferencesView>, ApiError> {
     Ok(web::Json(
-        users::set_preferences(&svc, user.id, &body.mail).await?,
+        users::set_preferences(&svc, user.id, body.mail.as_deref(), body.pictures).await?,
     ))
 }
 
@@ -226,7 +231,9 @@ pub struct AcceptInvitation {
     pub token: String,
 }
 
-/// Accept an invitation: the caller takes the invited seat.
+/// Accept an invitation: the caller takes the invited seat. Only the account whose address
+/// the invitation was sent to may accept it; if that address is not confirmed yet, accepting
+/// confirms it (the link was mailed there).
 #[utoipa::path(
     tag = "games",
     operation_id = "acceptInvitation",
@@ -234,8 +241,9 @@ pub struct AcceptInvitation {
     responses(
         (status = 200, description = "Seated", body = GameView),
         (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: a malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`not-invited`: the invitation was sent to another address than the caller's account's", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: the game is gone", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`seat-unavailable`: the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`seat-unavailable`: the invitation was accepted already, the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid-request`: the invited seat does not exist", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))

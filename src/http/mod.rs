@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;
+pub mod tokens;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
@@ -43,6 +44,8 @@ where
             scope::scope("/v1")
                 .service(accounts::register)
                 .service(accounts::login)
+                .service(accounts::logout)
+                .service(accounts::change_password)
                 .service(rulesets::list)
                 .service(games::create)
                 .service(games::list)
@@ -72,7 +75,10 @@ where
                 .service(mail::invite)
                 .service(mail::show_invitation)
                 .service(mail::accept_invitation)
-                .service(inbound::receive_mail),
+                .service(inbound::receive_mail)
+                .service(tokens::create)
+                .service(tokens::list)
+                .service(tokens::revoke),
         )
 }
 

@@ -39,7 +39,7 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(
                 Http::builder()
                     .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
+                    .bearer_format("JWT (a session) or tp_… (a personal API token)")
                     .build(),
             ),
         );
@@ -70,17 +70,19 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     for (path, item) in api.paths.paths.iter_mut() {
         let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.options,
-            &mut item.head,
-            &mut item.patch,
-            &mut item.trace,
+            ("GET", &mut item.get),
+            ("PUT", &mut item.put),
+            ("POST", &mut item.post),
+            ("DELETE", &mut item.delete),
+            ("OPTIONS", &mut item.options),
+            ("HEAD", &mut item.head),
+            ("PATCH", &mut item.patch),
+            ("TRACE", &mut item.trace),
         ];
-        for op in operations.into_iter().flatten() {
-            add_shared_responses(path, op);
+        for (method, op) in operations {
+            if let Some(op) = op {
+                add_shared_responses(method, path, op);
+            }
         }
     }
     let catalog: String = PROBLEM_TYPES
@@ -108,13 +110,32 @@ pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     api
 }
 
-fn add_shared_responses(path: &str, op: &mut Operation) {
+/// Routes whose bearer token is not an account's (so never answer `insufficient-scope`).
+const OWN_SECRET: &[&str] = &["receiveInboundMail"];
+
+fn add_shared_responses(method: &str, path: &str, op: &mut Operation) {
     let id = op.operation_id.clone().unwrap_or_default();
     let secured = op.security.as_ref().is_some_and(|s| !s.is_empty());
     let json_body = matches!(&op.request_body, Some(RefOr::T(b))
         if b.content.contains_key("application/json"));
     let params = op.parameters.as_ref().is_some_and(|p| !p.is_empty());
     let database = path.starts_with("/v1/") && !NO_DATABASE.contains(&id.as_str());
+    if secured && !OWN_SECRET.contains(&id.as_str()) {
+        let scope = crate::service::api_tokens::Scope::needed(method, path).as_str();
+        let insufficient =
+            format!("`insufficient-scope`: the caller is an API token without the scope `{scope}`");
+        match op.responses.responses.get_mut("403") {
+            Some(RefOr::T(r)) if !r.description.contains("insufficient-scope") => {
+                r.description = format!("{}; {insufficient}", r.description);
+            }
+            Some(_) => {}
+            None => {
+                op.responses
+                    .responses
+                    .insert("403".to_owned(), problem_response(&insufficient));
+            }
+        }
+    }
     let mut add = |status: u16, description: &str| {
         op.responses
             .responses
@@ -130,7 +151,7 @@ fn add_shared_responses(path: &str, op: &mut Operation) {
     if secured {
         add(
             401,
-            "`unauthorized`: no bearer token, a bad or expired one, or one whose account does not exist",
+            "`unauthorized`: no bearer token, a bad or expired one, one whose account does not exist, or one revoked by a logout or a new password",
         );
     }
     if json_body {

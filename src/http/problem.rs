@@ -30,10 +30,25 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
     (
         "unauthorized",
         401,
-        "no bearer token, a bad or expired one, a wrong secret, or a token whose account does not exist",
+        "no bearer token, a bad or expired one, a wrong secret, a token whose account does not exist, a session revoked by a logout or a new password, or a revoked API token",
     ),
     ("invalid-credentials", 401, "wrong email or password"),
+    (
+        "insufficient-scope",
+        403,
+        "the caller's API token lacks the scope the request needs (`read`, `play` or `account`)",
+    ),
     ("not-a-player", 403, "the caller holds no seat in this game"),
+    (
+        "wrong-password",
+        403,
+        "the current password given to change it is wrong",
+    ),
+    (
+        "not-invited",
+        403,
+        "the invitation was sent to an address that is not the caller's",
+    ),
     (
         "not-your-decision",
         403,
@@ -284,7 +299,27 @@ impl From<ServiceError> for ApiError {
                 detail,
             ),
             ServiceError::NotFound(_) => ApiError::not_found(detail),
-            ServiceError::UnknownAccount => ApiError::unauthorized(detail),
+            ServiceError::UnknownAccount | ServiceError::Revoked | ServiceError::BadToken(_) => {
+                ApiError::unauthorized(detail)
+            }
+            ServiceError::InsufficientScope(_) => ApiError::new(
+                S::FORBIDDEN,
+                "insufficient-scope",
+                "Token lacks the scope",
+                detail,
+            ),
+            ServiceError::WrongPassword => ApiError::new(
+                S::FORBIDDEN,
+                "wrong-password",
+                "Wrong current password",
+                detail,
+            ),
+            ServiceError::NotInvited(_) => ApiError::new(
+                S::FORBIDDEN,
+                "not-invited",
+                "Invitation sent to another address",
+                detail,
+            ),
             ServiceError::NotAPlayer => ApiError::new(
                 S::FORBIDDEN,
                 "not-a-player",

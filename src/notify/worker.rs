@@ -295,9 +295,11 @@ mod tests {
             created_at: Utc::now(),
             email_verified_at: verified.then(Utc::now),
             mail_preference: preference.into(),
+            mail_pictures: true,
             is_bot: false,
             vacation_from: None,
             vacation_until: None,
+            token_version: 0,
         }
     }
 

@@ -253,6 +253,12 @@ pub trait Ruleset: 'static {
     /// One human line for the action as `viewer` may see it; `state` is the state before it.
     fn describe(state: &Self::State, actor: Actor, action: &Self::Action, viewer: Viewer)
     -> String;
+    /// The action as one of `seat`'s choices (a legal action's `description` in the API, and
+    /// the label of a choice the presenter does not group): what the player may do now, where
+    /// `describe` tells the log what was done. By default the description itself.
+    fn label(state: &Self::State, seat: Seat, action: &Self::Action) -> String {
+        Self::describe(state, Actor::Seat(seat), action, Viewer::Seat(seat))
+    }
     /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 

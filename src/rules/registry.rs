@@ -156,7 +156,7 @@ where
         R::legal_actions(&self.0, seat)
             .into_iter()
             .map(|a| LegalAction {
-                description: R::describe(&self.0, Actor::Seat(seat), &a, Viewer::Seat(seat)),
+                description: R::label(&self.0, seat, &a),
                 action: serde_json::to_value(&a).unwrap_or(Value::Null),
             })
             .collect()
@@ -254,7 +254,7 @@ where
         let legal: Vec<LegalAction> = actions
             .iter()
             .map(|a| LegalAction {
-                description: R::describe(&self.0, Actor::Seat(seat), a, Viewer::Seat(seat)),
+                description: R::label(&self.0, seat, a),
                 action: serde_json::to_value(a).unwrap_or(Value::Null),
             })
             .collect();

@@ -518,7 +518,12 @@ async fn play(
     let Some(chosen) = legal.get(index) else {
         return refuse("Refused: that is not one of your choices", vec![]);
     };
-    let label = label_of(&groups, index + 1).unwrap_or_else(|| chosen.description.clone());
+    let label = label_of(&groups, index + 1).unwrap_or_else(|| {
+        crate::rules::present::name_seats(
+            &chosen.description,
+            &super::mail::names_by_seat(&game, &players),
+        )
+    });
     let confirm = answer_to(
         seat,
         &format!("Played {}: {label}", index + 1),
@@ -535,13 +540,20 @@ async fn play(
         seat,
         std::slice::from_ref(&chosen.action),
         vec![(seat, confirm)],
+        None,
+        false,
     )
     .await
     {
         Ok(_) => Ok(Played::Yes),
-        Err(ServiceError::IllegalAction { reason, .. }) => {
-            refuse("Refused: that move is not allowed", vec![reason])
-        }
+        // The rules name seats "Seat n"; people read names.
+        Err(ServiceError::IllegalAction { reason, .. }) => refuse(
+            "Refused: that move is not allowed",
+            vec![crate::rules::present::name_seats(
+                &reason,
+                &super::mail::names_by_seat(&game, &players),
+            )],
+        ),
         Err(e) => Err(e),
     }
 }

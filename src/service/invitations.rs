@@ -171,7 +171,11 @@ pub async fn show(svc: &Services, token: &str) -> Result<(InvitationView, GameVi
 }
 
 /// `POST /v1/invitations/accept`: the signed-in caller takes the invited seat (or the lowest
-/// free one). An invitation is good for one acceptance.
+/// free one). An invitation is bound to the address it was mailed to: only the account with
+/// that address may accept it. If that account's address is not confirmed yet (a newcomer
+/// who registered after the invitation came), accepting confirms it, as the link proves
+/// that its holder reads the address's mail. Anybody else is refused (`NotInvited`), so a
+/// forwarded or leaked link seats nobody else. An invitation is good for one acceptance.
 pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView> {
     let id = invitation_id(svc, token)?;
     let mut conn = svc.conn().await?;
@@ -179,6 +183,17 @@ pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView>
         let inv = store::invitations::lock(conn, id)
             .await?
             .ok_or(ServiceError::InvalidLink)?;
+        let account = store::users::by_id(conn, user)
+            .await?
+            .ok_or(ServiceError::UnknownAccount)?;
+        if !same_address(&account.email, &inv.email) {
+            return Err(ServiceError::NotInvited(format!(
+                "this invitation was sent to {}, and you are signed in as {}; sign in with \
+                 the account of the invited address (or register one with it), or ask the \
+                 inviter to invite {}",
+                inv.email, account.email, account.email
+            )));
+        }
         if inv.accepted_by.is_some() {
             return Err(ServiceError::SeatUnavailable(
                 "this invitation was already accepted".into(),
@@ -186,7 +201,16 @@ pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView>
         }
         let view = join_in(svc, conn, user, inv.game_id, inv.seat.map(i64::from)).await?;
         store::invitations::mark_accepted(conn, id, user).await?;
+        if account.email_verified_at.is_none() {
+            store::users::mark_own_address_verified(conn, user).await?;
+        }
         Ok(view)
     })
     .await
+}
+
+/// Whether two addresses are the same mailbox as Turnpost counts them (accounts are unique
+/// by address without case).
+fn same_address(a: &str, b: &str) -> bool {
+    a.trim().to_lowercase() == b.trim().to_lowercase()
 }

@@ -274,6 +274,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         unsubscribe_url: &unsubscribe,
         thread: thread_id(svc, game.id),
         deadline,
+        pictures: user.mail_pictures,
     };
     let mail = letter
         .write(|ticket| reply::address(&svc.mail.reply_to, &svc.replies.sign(user.id, &ticket)))?;
@@ -323,6 +324,8 @@ pub struct Letter<'a> {
     pub thread: String,
     /// The recipient's deadline for the decision, in a game with a clock.
     pub deadline: Option<chrono::DateTime<Utc>>,
+    /// Whether the HTML part shows the board as a picture (the recipient's setting).
+    pub pictures: bool,
 }
 
 impl Letter<'_> {
@@ -335,7 +338,10 @@ impl Letter<'_> {
         let viewer = viewer_of(game, Some(seat));
         let show = self.answer.map_or(Show::Status, |a| a.show);
         let presented = self.state.map(|s| s.present(viewer, self.names));
-        let picture = self.state.and_then(|s| s.picture(viewer, self.names));
+        let picture = self
+            .state
+            .filter(|_| self.pictures)
+            .and_then(|s| s.picture(viewer, self.names));
         let talking = matches!(game.status(), GameStatus::Open | GameStatus::Active);
         let (reply_to, choices) = match (usize::try_from(seat), self.state, &self.talk) {
             // A reply to table talk posts a message: back to the sender of a private one.
@@ -414,7 +420,7 @@ impl Letter<'_> {
                 .iter()
                 .map(|p| json!({"seat": p.seat, "name": p.display_name}))
                 .collect::<Vec<_>>(),
-            "summary": outcome.as_ref().map(|o| o.summary.clone()),
+            "summary": outcome.as_ref().map(|o| present::name_seats(&o.summary, self.names)),
             "winners": outcome
                 .map(|o| o.winners.into_iter().map(|w| name_of(self.names, w)).collect::<Vec<_>>())
                 .unwrap_or_default(),
@@ -660,6 +666,7 @@ pub fn invitation_mail(
         "short_id": short(game.id),
         "seat": seat,
         "token": token,
+        "email": email,
         "join_url": format!("{}/v1/invitations/accept?token={token}", svc.mail.base_url),
         "expires_at": expires_at.to_rfc3339(),
         "base_url": svc.mail.base_url,

@@ -1,8 +1,11 @@
 //! Use cases: one transaction each. `http` calls these; they call `store` and `rules`.
 
+pub mod announce;
+pub mod api_tokens;
 pub mod chance;
 pub mod clock;
 pub mod games;
+pub mod hot;
 pub mod inbound;
 pub mod invitations;
 pub mod limits;
@@ -10,6 +13,7 @@ pub mod mail;
 pub mod mail_sizes;
 pub mod messages;
 pub mod seats;
+pub mod sessions;
 pub mod submit;
 pub mod users;
 pub mod views;
@@ -34,6 +38,12 @@ pub struct Services {
     pub clock: crate::clock::Clock,
     /// Rate limits, per-day mail caps, the password policy.
     pub limits: Arc<limits::Limits>,
+    /// The session token versions this process has read lately ([`sessions`]).
+    pub versions: Arc<sessions::Versions>,
+    /// Games being played right now, between their submissions (a cache: see `hot`).
+    pub hot: Arc<hot::HotGames>,
+    /// Announces turns committed outside a transaction of their own ([`announce`]).
+    pub announcer: announce::Announcer,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
@@ -83,6 +93,24 @@ pub enum ServiceError {
     /// The caller's token is valid but names an account that does not exist (any more).
     #[error("the account this token was issued to does not exist; register or log in again")]
     UnknownAccount,
+    /// The caller's session token was revoked: its account logged out, or changed its
+    /// password, after it was issued.
+    #[error(
+        "this token was revoked (its account logged out or changed its password since); log in again"
+    )]
+    Revoked,
+    /// The current password given to change it is wrong.
+    #[error("the current password is wrong")]
+    WrongPassword,
+    /// A signed-in caller may not use this invitation: it was sent to another address.
+    #[error("{0}")]
+    NotInvited(String),
+    /// A bearer token that is not (any more) good: a revoked or unknown API token.
+    #[error("{0}")]
+    BadToken(&'static str),
+    /// The caller's API token lacks the scope the request needs.
+    #[error("{0}")]
+    InsufficientScope(String),
     #[error("database unavailable")]
     Unavailable(#[source] anyhow::Error),
     #[error(transparent)]

@@ -4,6 +4,8 @@
 //! statement, `store::games::save_turn`), and commits; PostgreSQL delivers the notification to
 //! listeners at the commit, and only if it commits.
 
+use std::time::Instant;
+
 use chrono::{DateTime, SubsecRound, Utc};
 use diesel_async::AsyncConnection;
 use serde_json::{Value, json};
@@ -11,6 +13,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::games::{event_view, seat_of, state_view, viewer_of};
+use super::hot::HotGame;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::notify::{Compose, Notice};
@@ -63,6 +66,10 @@ pub struct Play {
     pub stored_version: i64,
     /// An end the rules did not reach (a resignation in a two-seat game).
     pub ended: Option<Outcome>,
+    /// Whether [`Play::commit`] is the whole transaction (a caller outside any transaction):
+    /// the turn then goes without a `NOTIFY`, and the caller announces it once committed
+    /// ([`super::announce`]). Inside a caller's transaction the `NOTIFY` goes with it.
+    pub standalone: bool,
 }
 
 impl Play {
@@ -78,6 +85,7 @@ impl Play {
             now,
             stored_version: game.version,
             ended: None,
+            standalone: false,
         }
     }
 
@@ -310,7 +318,7 @@ impl Play {
             &self.events,
             change,
             &mail,
-            NOTIFY_CHANNEL,
+            (!self.standalone).then_some(NOTIFY_CHANNEL),
             &format!("{}:{version}", game.id),
         )
         .await?;
@@ -415,6 +423,8 @@ async fn submit_locked(
                 seat,
                 actions,
                 vec![],
+                None,
+                false,
             )
             .await?;
             let result = submitted(svc, &game, seat, &play)?;
@@ -447,10 +457,25 @@ async fn submit_unlocked(
 ) -> Result<SubmitResult> {
     let mut conn = svc.conn().await?;
     let mut last_seen = None;
+    let mut cached = svc.hot.get(game_id, expected_version, Instant::now());
     for _ in 0..UNLOCKED_TRIES {
-        let (mut game, players, users) = store::games::read_with_players(&mut conn, game_id)
-            .await?
-            .ok_or(ServiceError::NotFound("game"))?;
+        let from_cache = cached.is_some();
+        let (mut game, players, users, loaded, read_at) = match cached.take() {
+            Some(hot) => (
+                hot.game,
+                hot.players,
+                hot.users,
+                Some(hot.state),
+                hot.read_at,
+            ),
+            None => {
+                let read_at = Instant::now();
+                let (game, players, users) = store::games::read_with_players(&mut conn, game_id)
+                    .await?
+                    .ok_or(ServiceError::NotFound("game"))?;
+                (game, players, users, None, read_at)
+            }
+        };
         if let Some(expected) = expected_version
             && expected != game.version
         {
@@ -465,7 +490,13 @@ async fn submit_unlocked(
             return submit_locked(svc, user, game_id, expected_version, actions, None).await;
         }
         last_seen = Some(game.version);
-        let seat = seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
+        let Some(seat) = seat_of(&players, user) else {
+            if from_cache {
+                svc.hot.forget(game_id);
+                continue;
+            }
+            return Err(ServiceError::NotAPlayer);
+        };
         match act(
             svc,
             &mut conn,
@@ -475,12 +506,37 @@ async fn submit_unlocked(
             seat,
             actions,
             vec![],
+            loaded,
+            true,
         )
         .await
         {
-            Ok(play) => return submitted(svc, &game, seat, &play),
+            Ok(play) => {
+                let result = submitted(svc, &game, seat, &play)?;
+                // The next submission to this game starts from here, without a read.
+                game.state = None;
+                svc.hot.put(
+                    HotGame {
+                        game,
+                        players,
+                        users,
+                        state: play.state,
+                        read_at,
+                    },
+                    Instant::now(),
+                );
+                return Ok(result);
+            }
             // Read again: with an expected version that is a 409 now, without one a new try.
-            Err(ServiceError::VersionConflict { .. }) => {}
+            Err(ServiceError::VersionConflict { .. }) => svc.hot.forget(game_id),
+            // A refusal is answered from the database's state, never from a cached one that
+            // another process may have moved on.
+            Err(
+                ServiceError::IllegalAction { .. }
+                | ServiceError::NotYourDecision
+                | ServiceError::NotAPlayer
+                | ServiceError::WrongStatus(_),
+            ) if from_cache => svc.hot.forget(game_id),
             Err(e) => return Err(e),
         }
     }
@@ -504,7 +560,10 @@ fn submitted(svc: &Services, game: &Game, seat: i32, play: &Play) -> Result<Subm
 
 /// Plays `actions` for `seat` in `game` (as read by the caller, locked or not, with its
 /// players and their accounts) and commits the turn if the game is still at that version: the one path every move takes, by API or by mail.
-/// `notices` adds mail for the committed game (the answer to a mail that made the move).
+/// `notices` adds mail for the committed game (the answer to a mail that made the move);
+/// `loaded` is the game's state at its version when the caller has it decoded already (the
+/// hot-game cache), instead of the row's snapshot. `standalone`: `conn` is in no transaction,
+/// so the turn's write is its own, and the turn is announced after it ([`super::announce`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) async fn act(
     svc: &Services,
@@ -515,16 +574,24 @@ pub(crate) async fn act(
     seat: i32,
     actions: &[Value],
     notices: Vec<(i32, Compose)>,
+    loaded: Option<Box<dyn GameState>>,
+    standalone: bool,
 ) -> Result<Play> {
     if game.status() != GameStatus::Active {
         return Err(ServiceError::WrongStatus(game.status.clone()));
     }
-    let snapshot = game.state.as_ref().ok_or_else(|| {
-        ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
-    })?;
-    let state = svc.load_state(game, snapshot)?;
+    let state = match loaded {
+        Some(state) => state,
+        None => {
+            let snapshot = game.state.as_ref().ok_or_else(|| {
+                ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
+            })?;
+            svc.load_state(game, snapshot)?
+        }
+    };
     let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
     let mut play = Play::new(game, state, game.version + 1, svc.clock.now());
+    play.standalone = standalone;
     for (index, action) in actions.iter().enumerate() {
         play.play(seat_index, index, action)?;
     }
@@ -532,11 +599,16 @@ pub(crate) async fn act(
     let before = game.to_act.clone();
     play.commit(svc, conn, game, &before, players, users, notices)
         .await?;
+    if standalone {
+        svc.announcer.announce(game.id, game.version);
+    }
     Ok(play)
 }
 
-/// The channel on which every committed turn is announced as `<game id>:<version>` (the
-/// `NOTIFY` is part of the turn's transaction, so listeners hear only of committed turns).
+/// The channel on which every committed turn is announced as `<game id>:<version>`: by a
+/// `NOTIFY` in the turn's transaction, or, for a turn written by one statement of its own, by
+/// the server right after it ([`super::announce`]). Either way listeners hear only of
+/// committed turns.
 pub const NOTIFY_CHANNEL: &str = "turnpost_games";
 
 /// `turnpost replay`: refolds the log of a game and compares it with the snapshot.

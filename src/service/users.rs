@@ -159,7 +159,7 @@ pub async fn register(
             Ok(user)
         })
         .await?;
-    let (token, expires_at) = svc.jwt.issue(user.id, Utc::now())?;
+    let (token, expires_at) = svc.jwt.issue(user.id, user.token_version, Utc::now())?;
     Ok(Registered {
         token,
         expires_at,
@@ -194,7 +194,49 @@ pub async fn login(
     if !ok {
         return Err(ServiceError::BadCredentials);
     }
-    Ok(svc.jwt.issue(user.id, Utc::now())?)
+    Ok(svc.jwt.issue(user.id, user.token_version, Utc::now())?)
+}
+
+/// `POST /v1/me/password`: a new password for the signed-in account, given its current one
+/// (tried as a login: the same limits per client address and account apply). The new one
+/// passes the same strength check as at registration. Every session of the account ends,
+/// this one included; the answer is a new token.
+pub async fn change_password(
+    svc: &Services,
+    client: Option<ClientKey>,
+    id: Uuid,
+    current: &str,
+    new: &str,
+) -> Result<(String, DateTime<Utc>)> {
+    let user = {
+        let mut conn = svc.conn().await?;
+        store::users::by_id(&mut conn, id)
+            .await?
+            .ok_or(ServiceError::UnknownAccount)?
+    };
+    svc.limits.login(client, &user.email)?;
+    if current.len() > MAX_PASSWORD {
+        return Err(ServiceError::WrongPassword);
+    }
+    let (typed, stored) = (current.to_owned(), user.password_hash.clone());
+    if !hashing(move || password::verify(&typed, &stored)).await? {
+        return Err(ServiceError::WrongPassword);
+    }
+    if new.chars().count() < 8 || new.len() > MAX_PASSWORD {
+        return Err(ServiceError::Invalid(
+            "new_password must be 8 to 1024 characters long".into(),
+        ));
+    }
+    check_strength(svc, &user.email, &user.display_name, new).await?;
+    let new_hash = hash(new).await?;
+    let version = {
+        let mut conn = svc.conn().await?;
+        store::users::set_password(&mut conn, id, &new_hash)
+            .await?
+            .ok_or(ServiceError::UnknownAccount)?
+    };
+    super::sessions::raised(svc, id, version);
+    Ok(svc.jwt.issue(id, version, Utc::now())?)
 }
 
 /// The user of a verified token, if the account still exists.
@@ -273,7 +315,7 @@ pub async fn mail_sign_in_link(svc: &Services, email: &str, next: &str) -> Resul
 }
 
 /// `GET /v1/email/verify?token=`: confirms the address the link was sent to.
-pub async fn verify_email(svc: &Services, token: &str) -> Result<UserView> {
+pub async fn verify_email(svc: &Services, token: &str) -> Result<User> {
     let claims = svc
         .jwt
         .check(Purpose::VerifyEmail, token)
@@ -284,16 +326,16 @@ pub async fn verify_email(svc: &Services, token: &str) -> Result<UserView> {
         // The account is gone or its address changed since the link was sent.
         return Err(ServiceError::InvalidLink);
     }
-    let user = store::users::by_id(&mut conn, claims.sub)
+    store::users::by_id(&mut conn, claims.sub)
         .await?
-        .ok_or(ServiceError::InvalidLink)?;
-    Ok(view(&user))
+        .ok_or(ServiceError::InvalidLink)
 }
 
 pub fn preferences_view(user: &User) -> PreferencesView {
     PreferencesView {
         mail: user.mail_preference.clone(),
         email_verified: user.email_verified_at.is_some(),
+        pictures: user.mail_pictures,
     }
 }
 
@@ -305,14 +347,31 @@ pub async fn preferences(svc: &Services, id: Uuid) -> Result<PreferencesView> {
     Ok(preferences_view(&user))
 }
 
-pub async fn set_preferences(svc: &Services, id: Uuid, mail: &str) -> Result<PreferencesView> {
-    if !matches!(mail, "all" | "turns" | "none") {
+/// Sets the mail preference and/or whether mail carries the board's picture (each left as it
+/// is when `None`).
+pub async fn set_preferences(
+    svc: &Services,
+    id: Uuid,
+    mail: Option<&str>,
+    pictures: Option<bool>,
+) -> Result<PreferencesView> {
+    if mail.is_some_and(|m| !matches!(m, "all" | "turns" | "none")) {
         return Err(ServiceError::Invalid(
             "mail must be one of all, turns, none".into(),
         ));
     }
+    if mail.is_none() && pictures.is_none() {
+        return Err(ServiceError::Invalid(
+            "give mail (all, turns or none), pictures (true or false), or both".into(),
+        ));
+    }
     let mut conn = svc.conn().await?;
-    store::users::set_preference(&mut conn, id, mail).await?;
+    if let Some(mail) = mail {
+        store::users::set_preference(&mut conn, id, mail).await?;
+    }
+    if let Some(pictures) = pictures {
+        store::users::set_mail_pictures(&mut conn, id, pictures).await?;
+    }
     preferences(svc, id).await
 }
 

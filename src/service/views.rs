@@ -177,6 +177,10 @@ pub struct PreferencesView {
     pub mail: String,
     /// Game mail goes only to a verified address.
     pub email_verified: bool,
+    /// Whether game mail shows the board as a picture in its HTML part (the text part always
+    /// has the board in words and characters). Off for a new account; on makes a turn mail
+    /// about twice as large.
+    pub pictures: bool,
 }
 
 /// A table-talk message, as its sender and recipients read it.

@@ -143,9 +143,10 @@ fn with_users(
 #[allow(clippy::too_many_arguments)]
 mod sql {
     diesel::define_sql_function! {
-        /// migrations/2026-11-24-000002_optimistic_turn: a turn's game row (if it is still at
-        /// version `expected`), entries, outbox rows and `NOTIFY`; false, writing nothing, if
-        /// the row is gone or at another version.
+        /// migrations/2026-11-24-000002_optimistic_turn and 2026-11-29-000050_notify_after_commit:
+        /// a turn's game row (if it is still at version `expected`), entries, outbox rows and,
+        /// when `channel` is not NULL, `NOTIFY`; false, writing nothing, if the row is gone or at
+        /// another version.
         fn turnpost_save_turn(
             game: diesel::sql_types::Uuid,
             expected: diesel::sql_types::BigInt,
@@ -158,7 +159,7 @@ mod sql {
             updated_at: diesel::sql_types::Timestamptz,
             waiting_since: diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>,
             mail: diesel::sql_types::Text,
-            channel: diesel::sql_types::Text,
+            channel: diesel::sql_types::Nullable<diesel::sql_types::Text>,
             payload: diesel::sql_types::Text,
         ) -> diesel::sql_types::Bool;
     }
@@ -167,10 +168,11 @@ use sql::turnpost_save_turn;
 
 /// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
 /// prepares once per connection): the game row, if it is still at version `expected`, then
-/// the new log entries, the outbox rows, and a `NOTIFY` on `channel` that PostgreSQL delivers
-/// when (and only if) the transaction commits. `Ok(false)`, with nothing written, when the game
-/// is gone or another turn was committed since `expected`. One statement is one atomic
-/// transaction, so a caller outside a transaction needs no lock.
+/// the new log entries, the outbox rows, and, when `channel` is given, a `NOTIFY` on it that
+/// PostgreSQL delivers when (and only if) the transaction commits. `Ok(false)`, with nothing
+/// written, when the game is gone or another turn was committed since `expected`. One
+/// statement is one atomic transaction, so a caller outside a transaction needs no lock (and
+/// announces the turn itself after it: see `service::announce`).
 #[allow(clippy::too_many_arguments)]
 pub async fn save_turn(
     conn: &mut Conn,
@@ -179,7 +181,7 @@ pub async fn save_turn(
     entries: &[Event],
     change: GameUpdate<'_>,
     mail: &[NewOutbox],
-    channel: &str,
+    channel: Option<&str>,
     payload: &str,
 ) -> QueryResult<bool> {
     let json = |e: serde_json::Error| diesel::result::Error::SerializationError(Box::new(e));

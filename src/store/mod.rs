@@ -4,6 +4,7 @@
 //! Query functions take `&mut Conn` so that a use case in `service` can compose several of
 //! them inside one transaction.
 
+pub mod api_tokens;
 pub mod caps;
 pub mod clocks;
 pub mod cluster;

@@ -20,6 +20,11 @@ pub struct User {
     pub is_bot: bool,
     pub vacation_from: Option<DateTime<Utc>>,
     pub vacation_until: Option<DateTime<Utc>>,
+    /// Raised by logout and password change; a session token is good only while its `ver`
+    /// is this.
+    pub token_version: i32,
+    /// Whether game mail shows the board as an inline picture.
+    pub mail_pictures: bool,
 }
 
 #[derive(Insertable)]

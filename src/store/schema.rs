@@ -14,6 +14,8 @@ diesel::table! {
         vacation_until -> Nullable<Timestamptz>,
         vacation_year -> Nullable<Int4>,
         vacation_days -> Int4,
+        token_version -> Int4,
+        mail_pictures -> Bool,
     }
 }
 
@@ -155,6 +157,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    api_tokens (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        scopes -> Array<Text>,
+        secret_sha256 -> Bytea,
+        created_at -> Timestamptz,
+        last_used_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -169,5 +185,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     mail_shown,
     inbound_mail,
     deadlines,
-    messages
+    messages,
+    api_tokens
 );

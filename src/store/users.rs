@@ -86,6 +86,15 @@ pub async fn set_preference(conn: &mut Conn, id: Uuid, preference: &str) -> Quer
     Ok(n == 1)
 }
 
+/// Whether `id`'s game mail shows the board as a picture.
+pub async fn set_mail_pictures(conn: &mut Conn, id: Uuid, on: bool) -> QueryResult<bool> {
+    let n = diesel::update(users::table.find(id))
+        .set(users::mail_pictures.eq(on))
+        .execute(conn)
+        .await?;
+    Ok(n == 1)
+}
+
 /// A new account for a built-in bot: it has no password (no hash verifies), an address in the
 /// reserved `.invalid` domain that is never verified (so it gets no mail), and `is_bot`.
 pub async fn insert_bot(conn: &mut Conn, name: &str) -> QueryResult<Uuid> {
@@ -101,4 +110,52 @@ pub async fn insert_bot(conn: &mut Conn, name: &str) -> QueryResult<Uuid> {
         .execute(conn)
         .await?;
     Ok(id)
+}
+
+/// The account's token version, if the account exists.
+pub async fn token_version(conn: &mut Conn, id: Uuid) -> QueryResult<Option<i32>> {
+    users::table
+        .find(id)
+        .select(users::token_version)
+        .first(conn)
+        .await
+        .optional()
+}
+
+/// Raises the account's token version (revoking every session issued before); the new
+/// version, if the account exists.
+pub async fn raise_token_version(conn: &mut Conn, id: Uuid) -> QueryResult<Option<i32>> {
+    diesel::update(users::table.find(id))
+        .set(users::token_version.eq(users::token_version + 1))
+        .returning(users::token_version)
+        .get_result(conn)
+        .await
+        .optional()
+}
+
+/// A new password hash, and a raised token version (a new password ends every session);
+/// the new version, if the account exists.
+pub async fn set_password(conn: &mut Conn, id: Uuid, hash: &str) -> QueryResult<Option<i32>> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::password_hash.eq(hash),
+            users::token_version.eq(users::token_version + 1),
+        ))
+        .returning(users::token_version)
+        .get_result(conn)
+        .await
+        .optional()
+}
+
+/// Marks the account's address verified (now) unless it was already.
+pub async fn mark_own_address_verified(conn: &mut Conn, id: Uuid) -> QueryResult<()> {
+    diesel::update(
+        users::table
+            .filter(users::id.eq(id))
+            .filter(users::email_verified_at.is_null()),
+    )
+    .set(users::email_verified_at.eq(Some(chrono::Utc::now())))
+    .execute(conn)
+    .await
+    .map(|_| ())
 }

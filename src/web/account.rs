@@ -49,7 +49,7 @@ pub async fn verify(req: HttpRequest, svc: web::Data<Services>, q: web::Query<To
         }),
     )?;
     let mut r = page(StatusCode::OK, body, &csrf);
-    let _ = r.add_cookie(&session::session_cookie(&svc, user.id)?);
+    let _ = r.add_cookie(&session::session_cookie(&svc, user.id, user.token_version)?);
     Ok(r)
 }
 
@@ -65,6 +65,7 @@ pub async fn settings(req: HttpRequest, svc: web::Data<Services>) -> Page {
             "me": me_json(&user),
             "csrf": csrf.token,
             "mail": user.mail_preference,
+            "pictures": user.mail_pictures,
             "saved": req.query_string().contains("saved=1"),
             "sent": req.query_string().contains("sent=1"),
         }),
@@ -78,9 +79,11 @@ pub struct SettingsForm {
     csrf: String,
     display_name: Option<String>,
     mail: Option<String>,
+    /// `on` or `off`.
+    pictures: Option<String>,
 }
 
-/// `POST /settings`: display name and mail preference.
+/// `POST /settings`: display name, mail preference, the board's picture in mail.
 pub async fn save_settings(
     req: HttpRequest,
     svc: web::Data<Services>,
@@ -100,8 +103,18 @@ pub async fn save_settings(
             .await
             .map_err(refused)?;
     }
-    if let Some(mail) = &form.mail {
-        users::set_preferences(&svc, user.id, mail)
+    let pictures = match form.pictures.as_deref() {
+        None => None,
+        Some("on") => Some(true),
+        Some("off") => Some(false),
+        Some(_) => {
+            return Err(refused(ServiceError::Invalid(
+                "the board in mail is either on or off".into(),
+            )));
+        }
+    };
+    if form.mail.is_some() || pictures.is_some() {
+        users::set_preferences(&svc, user.id, form.mail.as_deref(), pictures)
             .await
             .map_err(refused)?;
     }

@@ -1,7 +1,7 @@
 //! Live updates for the web pages: one `LISTEN turnpost_games` connection per server process,
 //! fanned out to the pages' server-sent-event streams. Every committed turn is announced on
-//! that channel as `<game id>:<version>` (by `turnpost_save_turn`, in the turn's transaction),
-//! so a page follows its game whichever server process took the move.
+//! that channel as `<game id>:<version>` once it is committed (see `service::announce`), so a
+//! page follows its game whichever server process took the move.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;

@@ -74,16 +74,18 @@ pub fn html(status: StatusCode, body: String) -> HttpResponse {
     r.content_type(ContentType::html()).body(body)
 }
 
+/// What an HTML page may load and who may frame it: scripts and styles from this site only
+/// (style attributes are allowed: the pages and Swagger UI set some), pictures from this site
+/// or inline, no framing by any site.
+const PAGE_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+     frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+
 fn security_headers(r: &mut actix_web::HttpResponseBuilder) {
-    r.insert_header((
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
-         frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    ))
-    .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-    .insert_header((header::REFERRER_POLICY, "same-origin"))
-    .insert_header((header::X_FRAME_OPTIONS, "DENY"))
-    .insert_header((header::CACHE_CONTROL, "no-store"));
+    r.insert_header((header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "same-origin"))
+        .insert_header((header::X_FRAME_OPTIONS, "DENY"))
+        .insert_header((header::CACHE_CONTROL, "no-store"));
 }
 
 /// A page that explains what went wrong (never JSON): status, title, message, and where to go.
@@ -242,10 +244,38 @@ pub async fn sign_in_links(
         && let Some(svc) = req.app_data::<web::Data<Services>>().cloned()
     {
         let to = session::without_sign_in(req.path(), req.query_string());
-        let res = pages::sign_in_by_link(&svc, &token, &to).unwrap_or_else(|e| e.error_response());
+        let res = pages::sign_in_by_link(&svc, &token, &to)
+            .await
+            .unwrap_or_else(|e| e.error_response());
         return Ok(req.into_response(res));
     }
     Ok(next.call(req).await?.map_into_boxed_body())
+}
+
+/// Every HTML response gets the page policy and may not be framed, whoever made it (the
+/// pages set them themselves; this covers Swagger UI under `/docs/` and anything added later).
+pub async fn html_policy(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let mut res = next.call(req).await?.map_into_boxed_body();
+    let is_html = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if is_html && !res.headers().contains_key(header::CONTENT_SECURITY_POLICY) {
+        let h = res.headers_mut();
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            header::HeaderValue::from_static(PAGE_POLICY),
+        );
+        h.insert(
+            header::X_FRAME_OPTIONS,
+            header::HeaderValue::from_static("DENY"),
+        );
+    }
+    Ok(res)
 }
 
 /// The page routes' paths and methods, as [`routes`] registers them (a request with another

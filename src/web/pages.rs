@@ -85,11 +85,14 @@ pub(super) async fn me(
     req: &HttpRequest,
     svc: &Services,
 ) -> Result<Option<crate::store::models::User>, PageError> {
-    match session::user_of(req, svc) {
-        // A session of an account that no longer exists is no session.
-        Some(id) => Ok(users::current(svc, id).await?),
-        None => Ok(None),
-    }
+    let Some(session) = session::session_of(req, svc) else {
+        return Ok(None);
+    };
+    // A session of an account that no longer exists is no session, nor one that was ended
+    // (signed out everywhere, a new password) since it was opened.
+    Ok(users::current(svc, session.user)
+        .await?
+        .filter(|u| u.token_version == session.version))
 }
 
 pub(super) fn me_json(user: &crate::store::models::User) -> Value {
@@ -118,6 +121,16 @@ fn summary(svc: &Services, g: &GameView, me: Uuid) -> Value {
             .collect()
     };
     let all: Vec<i32> = g.seats.iter().map(|s| s.seat).collect();
+    // By seat number, for the outcome's "Seat n" (`name_seats`).
+    let seat_names: Vec<String> = (0..=all.iter().copied().max().unwrap_or(-1))
+        .map(|n| {
+            g.seats
+                .iter()
+                .find(|x| x.seat == n)
+                .and_then(|x| x.display_name.clone())
+                .unwrap_or_default()
+        })
+        .collect();
     json!({
         "id": g.id,
         "name": name,
@@ -127,7 +140,7 @@ fn summary(svc: &Services, g: &GameView, me: Uuid) -> Value {
         "to_act": names_of(&g.to_act),
         "open_seats": g.seats.iter().filter(|s| s.user_id.is_none()).count(),
         "mine": g.seats.iter().any(|s| s.user_id == Some(me)),
-        "summary": g.outcome.as_ref().map(|o| o.summary.clone()),
+        "summary": g.outcome.as_ref().map(|o| name_seats(&o.summary, &seat_names)),
         "updated_at": g.updated_at.format("%Y-%m-%d %H:%M UTC").to_string(),
     })
 }
@@ -208,11 +221,11 @@ pub async fn sign_in(
     let client = crate::http::client::client_of(&req, &svc);
     match users::login(&svc, client, &form.email, &form.password).await {
         Ok((token, _)) => {
-            let user = svc
+            let session = svc
                 .jwt
                 .verify(&token)
                 .map_err(|e| PageError::internal(e.into()))?;
-            signed_in(&svc, user, &next)
+            signed_in(&svc, session, &next)
         }
         Err(e @ (ServiceError::BadCredentials | ServiceError::RateLimited { .. })) => {
             let (status, error) = match &e {
@@ -281,26 +294,38 @@ pub async fn mail_sign_in_link(
     Ok(page(StatusCode::OK, body, &csrf))
 }
 
-fn signed_in(svc: &Services, user: Uuid, next: &str) -> Page {
+fn signed_in(svc: &Services, session: crate::auth::Session, next: &str) -> Page {
     let mut r = see_other(next);
-    r.add_cookie(&session::session_cookie(svc, user)?)
-        .map_err(|e| PageError::internal(anyhow::anyhow!("{e}")))?;
+    r.add_cookie(&session::session_cookie(
+        svc,
+        session.user,
+        session.version,
+    )?)
+    .map_err(|e| PageError::internal(anyhow::anyhow!("{e}")))?;
     Ok(r)
 }
 
 #[derive(Deserialize)]
-pub struct CsrfForm {
+pub struct SignOutForm {
     #[serde(default)]
     csrf: String,
+    /// Set: end every session of the account, not only this browser's.
+    #[serde(default)]
+    everywhere: Option<String>,
 }
 
-/// `POST /signout`.
+/// `POST /signout`: this browser forgets its session; with `everywhere`, every session of
+/// the account ends (every browser's and every API token: `service::sessions`).
 pub async fn sign_out(
     req: HttpRequest,
     svc: web::Data<Services>,
-    form: web::Form<CsrfForm>,
+    form: web::Form<SignOutForm>,
 ) -> Page {
-    if !session::csrf_ok(&req, &svc, &form.csrf) {
+    if form.everywhere.is_some() {
+        if let Some(user) = form_sender(&req, &svc, &form.csrf).await? {
+            crate::service::sessions::log_out_everywhere(&svc, user.id).await?;
+        }
+    } else if !session::csrf_ok(&req, &svc, &form.csrf) {
         return Err(PageError::forbidden_form());
     }
     let mut r = see_other("/");
@@ -352,7 +377,13 @@ pub async fn register(
     )
     .await;
     match registered {
-        Ok(registered) => signed_in(&svc, registered.user.id, &next),
+        Ok(registered) => {
+            let session = svc
+                .jwt
+                .verify(&registered.token)
+                .map_err(|e| PageError::internal(e.into()))?;
+            signed_in(&svc, session, &next)
+        }
         Err(
             e @ (ServiceError::Invalid(_)
             | ServiceError::EmailTaken
@@ -418,10 +449,21 @@ pub async fn game(
 
 /// A sign-in link (any page's address with `?signin=<token>`, see `web::sign_in_links`): a
 /// session for its user, then `next`, the page without the token in its address.
-pub(super) fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
-    match svc.jwt.check(Purpose::SignIn, token) {
-        Ok(claims) => signed_in(svc, claims.sub, next),
-        Err(_) => {
+pub(super) async fn sign_in_by_link(svc: &Services, token: &str, next: &str) -> Page {
+    let user = match svc.jwt.check(Purpose::SignIn, token) {
+        Ok(claims) => users::current(svc, claims.sub).await?,
+        Err(_) => None,
+    };
+    match user {
+        Some(user) => signed_in(
+            svc,
+            crate::auth::Session {
+                user: user.id,
+                version: user.token_version,
+            },
+            next,
+        ),
+        None => {
             let expired = svc.jwt.check_signature(Purpose::SignIn, token).is_some();
             let mut e = if expired {
                 PageError::new(
@@ -585,7 +627,7 @@ async fn game_context(
         "log_more": (total - entries.len() as i64).max(0),
         "talk": talk,
         "outcome": outcome.map(|o| json!({
-            "summary": o.summary,
+            "summary": name_seats(&o.summary, &names),
             "winners": o.winners.iter().filter_map(|w| names.get(usize::try_from(*w).ok()?).cloned()).collect::<Vec<_>>(),
         })),
     }))
@@ -781,7 +823,7 @@ pub async fn log(req: HttpRequest, svc: web::Data<Services>, path: web::Path<Str
             "at": e.created_at.format("%Y-%m-%d %H:%M").to_string(),
             "text": name_seats(&event_view(e, viewer).description, &names),
         })).collect::<Vec<_>>(),
-        "outcome": outcome_view(&game.outcome).map(|o| o.summary),
+        "outcome": outcome_view(&game.outcome).map(|o| name_seats(&o.summary, &names)),
     });
     Ok(html(StatusCode::OK, render("log.html", &ctx)?))
 }

@@ -5,7 +5,9 @@
 //!   opened by a password, a registration, or a sign-in link from a mail (a token of purpose
 //!   `SignIn`, bound to the recipient, short-lived; made by `service::mail::sign_in_url`).
 //!   Any page's address with `?signin=<token>` opens the session and leads to the same
-//!   address without the token ([`without_sign_in`]).
+//!   address without the token ([`without_sign_in`]). The cookie's token carries the
+//!   account's token version: "Sign out everywhere" (and the API's logout, and a new
+//!   password) raise it, which ends every session at once.
 //! - CSRF: every page that shows a form makes sure the browser holds a random `turnpost_csrf`
 //!   cookie (HttpOnly, SameSite=Strict) and puts a MAC of it, under the server's secret, in a
 //!   hidden field; a POST is accepted only when the field is the MAC of the cookie it came with
@@ -17,6 +19,7 @@ use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use chrono::Utc;
 use uuid::Uuid;
 
+use crate::auth::Session;
 use crate::auth::jwt::Purpose;
 use crate::service::Services;
 
@@ -25,25 +28,25 @@ pub const CSRF_COOKIE: &str = "turnpost_csrf";
 /// How long a web session lasts without signing in again.
 pub const SESSION_TTL_SECS: i64 = 14 * 24 * 3600;
 
-/// The signed-in user of this request, if any.
-pub fn user_of(req: &HttpRequest, svc: &Services) -> Option<Uuid> {
+/// The session this request's cookie names, if its signature and lifetime are good (whether
+/// its token version is still the account's is checked with the account: `pages::me`).
+pub fn session_of(req: &HttpRequest, svc: &Services) -> Option<Session> {
     let cookie = req.cookie(SESSION_COOKIE)?;
     svc.jwt
-        .check(Purpose::WebSession, cookie.value())
+        .verify_session(Purpose::WebSession, cookie.value())
         .ok()
-        .map(|c| c.sub)
 }
 
 fn secure(svc: &Services) -> bool {
     svc.mail.base_url.starts_with("https:")
 }
 
-/// The cookie that signs `user` in.
-pub fn session_cookie(svc: &Services, user: Uuid) -> anyhow::Result<Cookie<'static>> {
-    let (token, _) = svc.jwt.sign(
+/// The cookie that signs `user` in, at its token version `version`.
+pub fn session_cookie(svc: &Services, user: Uuid, version: i32) -> anyhow::Result<Cookie<'static>> {
+    let (token, _) = svc.jwt.session(
         Purpose::WebSession,
         user,
-        None,
+        version,
         Utc::now(),
         SESSION_TTL_SECS,
     )?;

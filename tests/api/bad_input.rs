@@ -148,7 +148,7 @@ async fn forged_expired_or_missing_tokens_are_401() {
         .expect_problem(401, "unauthorized");
     // Forged: a valid token's claims signed with another key.
     let forged = turnpost::auth::Jwt::new(b"some other key entirely, not ours!", 3600)
-        .issue(ann.id, chrono::Utc::now())
+        .issue(ann.id, 0, chrono::Utc::now())
         .unwrap()
         .0;
     app.request(Method::POST, "/v1/games", Some(&forged), Some(&body), &[])
@@ -227,7 +227,7 @@ async fn a_token_whose_account_does_not_exist_is_401_on_create_and_join() {
     // A well-signed token for an account that was never created (or was deleted since).
     let jwt = app.jwt();
     let (token, _) = jwt
-        .issue(uuid::Uuid::new_v4(), chrono::Utc::now())
+        .issue(uuid::Uuid::new_v4(), 0, chrono::Utc::now())
         .expect("sign");
     let before = rows(&app).await;
     let body = json!({"ruleset": "bag-of-fate", "seats": 2});

@@ -152,6 +152,7 @@ async fn private_cluster_is_secured_shared_and_restarted() {
     AsyncPgConnection::establish(&with_password)
         .await
         .expect("a connection with the password");
+    unprivileged_user_is_refused(&serve.pg, &pg_port);
 
     // One-shot commands on the same data directory attach and leave the server running.
     let postmaster = postmaster_pid(&serve.pg).expect("the postmaster");
@@ -216,7 +217,10 @@ async fn private_cluster_is_secured_shared_and_restarted() {
     // has started it again.
     // SAFETY: kill(2) on the test's own cluster's postmaster.
     assert_eq!(unsafe { libc::kill(postmaster, libc::SIGKILL) }, 0);
-    let deadline = Instant::now() + Duration::from_secs(120);
+    // Issue 20: "SIGKILL of the postmaster: the server answers 200 again within 10 s, without
+    // a restart" (the watchdog looks every 2 s; crash recovery of a small cluster is quick).
+    let killed = Instant::now();
+    let deadline = killed + Duration::from_secs(10);
     let mut outage = 0;
     loop {
         let ready = client
@@ -259,11 +263,15 @@ async fn private_cluster_is_secured_shared_and_restarted() {
         }
         assert!(
             Instant::now() < deadline,
-            "the server did not recover within two minutes"
+            "the server did not answer 200 again within 10 s of the postmaster's SIGKILL"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(outage > 0, "the outage was seen");
+    eprintln!(
+        "200 again {:.1} s after the postmaster's SIGKILL",
+        killed.elapsed().as_secs_f64()
+    );
     let restarted = postmaster_pid(&serve.pg).expect("a new postmaster");
     assert!(alive(restarted));
     assert_eq!(
@@ -286,4 +294,69 @@ async fn private_cluster_is_secured_shared_and_restarted() {
         assert!(Instant::now() < deadline, "the cluster outlived its server");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// "An unprivileged local user cannot connect to the private cluster": as `nobody` (when the
+/// tests run as root, as CI does), the password file cannot be read and a connection without
+/// it is refused, over TCP and over the cluster's socket directory.
+fn unprivileged_user_is_refused(pg: &std::path::Path, port: &str) {
+    use std::process::Command;
+    let as_nobody = |args: &[&str]| {
+        Command::new("runuser")
+            .args(["-u", "nobody", "--"])
+            .args(args)
+            .env("PGCONNECT_TIMEOUT", "5")
+            .output()
+    };
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || as_nobody(&["true"]).map_or(true, |o| !o.status.success())
+    {
+        eprintln!("not root, or no runuser: the unprivileged-user check is left out");
+        return;
+    }
+    let password_file = pg.join("turnpost.password");
+    let read = as_nobody(&["cat", password_file.to_str().expect("a UTF-8 path")]).expect("cat");
+    assert!(
+        !read.status.success() && read.stdout.is_empty(),
+        "nobody read the cluster's password"
+    );
+    let Ok(psql) = which_psql() else {
+        eprintln!("no psql: the unprivileged connection check is left out");
+        return;
+    };
+    // The postmaster's pid file names its socket directory on its fifth line.
+    let mut hosts = vec!["127.0.0.1".to_owned()];
+    hosts.extend(pidfile_line(pg, 5).filter(|d| !d.is_empty()));
+    for host in &hosts {
+        let out = as_nobody(&[
+            &psql, "-w", "-h", host, "-p", port, "-U", "postgres", "-d", "postgres", "-c",
+            "SELECT 1",
+        ])
+        .expect("psql");
+        assert!(
+            !out.status.success(),
+            "nobody connected to the private cluster through {host}"
+        );
+        eprintln!(
+            "as nobody through {host}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+}
+
+fn which_psql() -> Result<String, ()> {
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -n 1",
+        ])
+        .output()
+        .map_err(|_| ())?;
+    let path = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_owned();
+    if path.is_empty() { Err(()) } else { Ok(path) }
 }

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::helpers::{Player, TestApp, spawn_app};
 
-async fn acting(app: &TestApp, game: Uuid, players: &[Player]) -> (usize, Value) {
+pub(crate) async fn acting(app: &TestApp, game: Uuid, players: &[Player]) -> (usize, Value) {
     let record = app
         .get(&format!("/v1/games/{game}"), &players[0])
         .await
@@ -425,4 +425,80 @@ async fn submitted_entries_read_back_exactly_as_returned() {
         .expect(200);
     let stored = page["entries"].as_array().expect("entries");
     assert_eq!(&stored[..entries.len()], &entries[..]);
+}
+
+/// Issue 19: "conditional GETs answer 304 to `If-None-Match`". The tag is the caller's own:
+/// it changes when anything the caller would see changes, and only then.
+#[tokio::test]
+async fn conditional_gets_answer_304_until_the_game_changes() {
+    let app = spawn_app().await;
+    let players = vec![app.register("Ann").await, app.register("Bob").await];
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    let get = async |path: &str, who: &Player, tag: Option<&str>| {
+        let mut req = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .bearer_auth(&who.token);
+        if let Some(t) = tag {
+            req = req.header("if-none-match", t);
+        }
+        let res = req.send().await.expect("send");
+        let status = res.status().as_u16();
+        let etag = res
+            .headers()
+            .get("etag")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+            .expect("an ETag");
+        let body = res.bytes().await.expect("a body");
+        (status, etag, body.len())
+    };
+    for path in [
+        format!("/v1/games/{game}"),
+        format!("/v1/games/{game}/state"),
+    ] {
+        let (status, tag, len) = get(&path, &players[0], None).await;
+        assert_eq!(status, 200);
+        assert!(
+            len > 0 && tag.starts_with('"') && tag.ends_with('"'),
+            "{tag}"
+        );
+        let (status, again, len) = get(&path, &players[0], Some(&tag)).await;
+        assert_eq!(
+            (status, len),
+            (304, 0),
+            "{path}: unchanged is 304 with no body"
+        );
+        assert_eq!(again, tag);
+        // A list of tags, weak or strong, and `*`.
+        let list = format!("W/\"0-0000000000000000\", {tag}");
+        assert_eq!(get(&path, &players[0], Some(&list)).await.0, 304);
+        assert_eq!(get(&path, &players[0], Some("*")).await.0, 304);
+        assert_eq!(
+            get(&path, &players[0], Some("\"1-0000000000000000\""))
+                .await
+                .0,
+            200
+        );
+    }
+    // Each player's view has its own tag (their own hands differ).
+    let state = format!("/v1/games/{game}/state");
+    let (_, ann_tag, _) = get(&state, &players[0], None).await;
+    let (_, bob_tag, _) = get(&state, &players[1], None).await;
+    assert_ne!(ann_tag, bob_tag);
+    assert_eq!(get(&state, &players[1], Some(&ann_tag)).await.0, 200);
+
+    // A move changes every tag: the next conditional GET is a whole answer.
+    let (_, game_tag, _) = get(&format!("/v1/games/{game}"), &players[0], None).await;
+    let (seat, view) = acting(&app, game, &players).await;
+    let body = json!({"expected_version": view["version"], "actions": [view["legal_actions"][0]["action"]]});
+    app.post(&format!("/v1/games/{game}/actions"), &players[seat], &body)
+        .await
+        .expect(200);
+    let (status, new_tag, len) =
+        get(&format!("/v1/games/{game}"), &players[0], Some(&game_tag)).await;
+    assert_eq!(status, 200);
+    assert!(len > 0);
+    assert_ne!(new_tag, game_tag);
+    assert_eq!(get(&state, &players[0], Some(&ann_tag)).await.0, 200);
 }

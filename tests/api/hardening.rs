@@ -6,7 +6,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use reqwest::header::{ALLOW, CACHE_CONTROL, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -51,6 +51,14 @@ async fn every_response_carries_the_security_headers() {
             "a page",
             client
                 .get(format!("{}/signin", app.base))
+                .send()
+                .await
+                .expect("get"),
+        ),
+        (
+            "the API docs page (Swagger UI)",
+            client
+                .get(format!("{}/docs/", app.base))
                 .send()
                 .await
                 .expect("get"),
@@ -206,6 +214,11 @@ async fn connections_that_never_send_their_body_are_closed_after_the_deadline() 
         let head = if i % 20 == 0 {
             // Never finishes its head.
             "POST /v1/auth/login HTTP/1.1\r\nHost: x\r\n".to_owned()
+        } else if i % 2 == 0 {
+            // Its whole head, and not one byte of the body it announces.
+            "POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: 100\r\n\r\n"
+                .to_owned()
         } else {
             "POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
              Content-Length: 100\r\n\r\n{\"email\":"
@@ -303,23 +316,178 @@ async fn no_token_reaches_the_log() {
         .expect("verify");
     assert!(page.status().is_success(), "{}", page.status());
 
+    // Issue 20: "The access log of a whole game with invitations, verification and
+    // unsubscribe contains no token". Ann invites Bob by mail, Bob accepts through the link,
+    // they play by the API, and Bob unsubscribes through his turn mail's link.
+    let mut tokens = vec![token.clone()];
+    let login: Value = client
+        .post(format!("{base}/v1/auth/login"))
+        .json(&json!({"email": "ann@example.test", "password": "correct horse battery"}))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("a session");
+    let ann = login["token"].as_str().expect("a token").to_owned();
+    let created: Value = client
+        .post(format!("{base}/v1/games"))
+        .bearer_auth(&ann)
+        .json(&json!({"ruleset": "bag-of-fate", "seats": 2}))
+        .send()
+        .await
+        .expect("create")
+        .json()
+        .await
+        .expect("a game");
+    let game = created["id"].as_str().expect("an id").to_owned();
+    let invited = client
+        .post(format!("{base}/v1/games/{game}/invitations"))
+        .bearer_auth(&ann)
+        .json(&json!({"email": "bob@example.test"}))
+        .send()
+        .await
+        .expect("invite");
+    assert_eq!(invited.status(), 201);
+    let mails = smtp
+        .wait_for("the invitation", |got| {
+            got.iter()
+                .any(|m| m.to.iter().any(|t| t == "bob@example.test"))
+        })
+        .await;
+    let invitation = mails
+        .iter()
+        .find(|m| m.to.iter().any(|t| t == "bob@example.test"))
+        .expect("the invitation")
+        .body_text();
+    let join = link_tokens(&invitation, "token=")
+        .into_iter()
+        .next()
+        .expect("a join link");
+    let bob: Value = client
+        .post(format!("{base}/v1/auth/register"))
+        .json(
+            &json!({"email": "bob@example.test", "password": "correct horse battery",
+                      "display_name": "Bob"}),
+        )
+        .send()
+        .await
+        .expect("register")
+        .json()
+        .await
+        .expect("an account");
+    let bob = bob["token"].as_str().expect("a token").to_owned();
+    let shown = client
+        .get(format!("{base}/v1/invitations/accept?token={join}"))
+        .send()
+        .await
+        .expect("show the invitation");
+    assert_eq!(shown.status(), 200);
+    let accepted = client
+        .post(format!("{base}/v1/invitations/accept"))
+        .bearer_auth(&bob)
+        .json(&json!({"token": join}))
+        .send()
+        .await
+        .expect("accept");
+    assert_eq!(accepted.status(), 200);
+    // A few moves, ending on Bob's turn: his latest turn mail is still wanted, so it is sent
+    // (the worker drops turn mails answered before they went out).
+    for moves in 0..20 {
+        let state: Value = client
+            .get(format!("{base}/v1/games/{game}/state"))
+            .bearer_auth(&ann)
+            .send()
+            .await
+            .expect("state")
+            .json()
+            .await
+            .expect("a state");
+        let Some(seat) = state["to_act"][0].as_u64() else {
+            break;
+        };
+        if moves >= 3 && seat == 1 {
+            break;
+        }
+        let who = if seat == 0 { &ann } else { &bob };
+        let mine: Value = client
+            .get(format!("{base}/v1/games/{game}/state"))
+            .bearer_auth(who)
+            .send()
+            .await
+            .expect("state")
+            .json()
+            .await
+            .expect("a state");
+        let played = client
+            .post(format!("{base}/v1/games/{game}/actions"))
+            .bearer_auth(who)
+            .json(&json!({"actions": [mine["legal_actions"][0]["action"]]}))
+            .send()
+            .await
+            .expect("play");
+        assert_eq!(played.status(), 200);
+    }
+    let turn = smtp
+        .wait_for("a turn mail to Bob", |got| {
+            got.iter().any(|m| {
+                m.to.iter().any(|t| t == "bob@example.test")
+                    && m.body_text().contains("/v1/unsubscribe?token=")
+            })
+        })
+        .await;
+    let turn = turn
+        .iter()
+        .rev()
+        .find(|m| {
+            m.to.iter().any(|t| t == "bob@example.test")
+                && m.body_text().contains("/v1/unsubscribe?token=")
+        })
+        .expect("a turn mail")
+        .body_text();
+    let unsubscribe = link_tokens(
+        &turn[turn.find("/v1/unsubscribe?").unwrap_or(0)..],
+        "token=",
+    )
+    .into_iter()
+    .next()
+    .expect("an unsubscribe link");
+    let done = client
+        .post(format!("{base}/v1/unsubscribe?token={unsubscribe}"))
+        .send()
+        .await
+        .expect("unsubscribe");
+    assert!(done.status().is_success(), "{}", done.status());
+    // Every token the game put in a mail or an answer.
+    tokens.extend([ann, bob]);
+    for mail in smtp.received() {
+        let text = mail.body_text();
+        tokens.extend(link_tokens(&text, "token="));
+        tokens.extend(link_tokens(&text, "signin="));
+    }
+    assert!(tokens.len() > 6, "{tokens:?}");
+
     server.terminate().await;
     let logged = std::fs::read_to_string(&log_path).expect("the log");
-    // The signed part of the token (after the header every token shares), in pieces short
+    // The signed part of each token (after the header every token shares), in pieces short
     // enough to survive a mail encoding's line breaks.
-    let (_, secret) = token.split_once('.').expect("a JWT");
-    let pieces: Vec<&str> = (0..secret.len().saturating_sub(24))
-        .step_by(8)
-        .map(|i| &secret[i..i + 24])
-        .collect();
-    assert!(pieces.len() > 4, "{token}");
+    let mut pieces: Vec<String> = vec![];
+    for token in &tokens {
+        let secret = token.split_once('.').map_or(token.as_str(), |(_, s)| s);
+        pieces.extend(
+            (0..secret.len().saturating_sub(24))
+                .step_by(8)
+                .map(|i| secret[i..i + 24].to_owned()),
+        );
+    }
+    assert!(pieces.len() > 20, "{tokens:?}");
     for line in logged.lines() {
         assert!(!line.contains(&marker), "a token in the log: {line}");
         assert!(!line.contains("token="), "a query in the log: {line}");
         assert!(!line.contains("signin="), "a query in the log: {line}");
         for piece in &pieces {
             assert!(
-                !line.contains(piece),
+                !line.contains(piece.as_str()),
                 "a piece of a token in the log: {line}"
             );
         }
@@ -336,4 +504,17 @@ async fn no_token_reaches_the_log() {
             "{path} is not logged:\n{logged}"
         );
     }
+}
+
+/// The values of every `<key>…` query parameter in `text` (a mail's links).
+fn link_tokens(text: &str, key: &str) -> Vec<String> {
+    text.match_indices(key)
+        .map(|(at, _)| {
+            text[at + key.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '%'))
+                .collect::<String>()
+        })
+        .filter(|t| t.len() > 16)
+        .collect()
 }

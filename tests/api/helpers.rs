@@ -108,12 +108,47 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
     }
 }
 
+impl TestApp {
+    /// A second server over the same database with the same secrets, as a second process of
+    /// a scaled-out deployment would be (its own port, data directory and memory).
+    pub async fn twin(&self) -> TestApp {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let mut settings = self.settings.clone();
+        settings.data_dir = data_dir.path().to_path_buf();
+        let app = Application::build(&settings, &self.database_url)
+            .await
+            .expect("build the second application");
+        let base = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run());
+        TestApp {
+            base,
+            settings,
+            database_url: self.database_url.clone(),
+            client: reqwest::Client::new(),
+            inbound_port: None,
+            _data_dir: data_dir,
+        }
+    }
+}
+
 /// `turnpost serve` as a process of its own, on a free loopback port, over a fresh database
 /// and data directory, with its mail in `.eml` files unless `env` says otherwise.
 pub struct ServeProcess {
     pub child: std::process::Child,
     pub base: String,
-    _data_dir: tempfile::TempDir,
+    pub database_url: String,
+    env: Vec<(String, String)>,
+    pub data_dir: tempfile::TempDir,
+}
+
+/// A test that fails leaves no server behind.
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 impl ServeProcess {
@@ -126,6 +161,50 @@ impl ServeProcess {
     ) -> ServeProcess {
         let database_url = fresh_database().await;
         let data_dir = tempfile::tempdir().expect("temp dir");
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        let (child, base) = Self::spawn(&database_url, data_dir.path(), &env, stdout, stderr).await;
+        ServeProcess {
+            child,
+            base,
+            database_url,
+            env,
+            data_dir,
+        }
+    }
+
+    /// Starts `turnpost serve` again on the same database and data directory (after
+    /// [`Self::kill`]), on a new port; waits until it is ready.
+    pub async fn start_again(&mut self) {
+        let (child, base) = Self::spawn(
+            &self.database_url,
+            self.data_dir.path(),
+            &self.env,
+            std::process::Stdio::null(),
+            std::process::Stdio::null(),
+        )
+        .await;
+        self.child = child;
+        self.base = base;
+    }
+
+    /// SIGKILL: the process ends at once, in the middle of whatever it was doing.
+    pub fn kill(&mut self) {
+        let pid = libc::pid_t::try_from(self.child.id()).expect("pid");
+        // SAFETY: kill(2) on the child we spawned and have not reaped.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+        self.child.wait().expect("reap the killed server");
+    }
+
+    async fn spawn(
+        database_url: &str,
+        data_dir: &std::path::Path,
+        env: &[(String, String)],
+        stdout: std::process::Stdio,
+        stderr: std::process::Stdio,
+    ) -> (std::process::Child, String) {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
@@ -133,15 +212,15 @@ impl ServeProcess {
         let base = format!("http://127.0.0.1:{port}");
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_turnpost"))
             .arg("serve")
-            .env("DATABASE_URL", &database_url)
-            .env("TURNPOST_DATA_DIR", data_dir.path())
+            .env("DATABASE_URL", database_url)
+            .env("TURNPOST_DATA_DIR", data_dir)
             .env("TURNPOST_ADDR", format!("127.0.0.1:{port}"))
             .env("TURNPOST_PUBLIC_URL", &base)
             .env("TURNPOST_JWT_SECRET", "x".repeat(40))
             .env("RUST_LOG", "warn")
             .env_remove("TURNPOST_SMTP_URL")
             .env_remove("TURNPOST_CONFIG")
-            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(std::process::Stdio::null())
             .stdout(stdout)
             .stderr(stderr)
@@ -162,11 +241,7 @@ impl ServeProcess {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
         assert!(ready, "turnpost serve did not become ready");
-        ServeProcess {
-            child,
-            base,
-            _data_dir: data_dir,
-        }
+        (child, base)
     }
 
     /// Sends SIGTERM and waits (at most 30 s) for the exit: its status, or `None` if the
@@ -297,6 +372,12 @@ impl TestApp {
             name.to_lowercase(),
             Uuid::new_v4().simple()
         );
+        self.register_as(name, &email).await
+    }
+
+    /// Registers `name` with the address `email` (password `correct horse battery`).
+    pub async fn register_as(&self, name: &str, email: &str) -> Player {
+        let email = email.to_owned();
         let body = self
             .request(
                 Method::POST,

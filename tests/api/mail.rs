@@ -723,20 +723,49 @@ async fn an_invitation_by_email_seats_whoever_accepts_it() {
     .await
     .expect_problem(400, "invalid-link");
 
-    // Cara registers and accepts: she takes seat 1 and the game starts.
-    let cara = app.register("Cara").await;
+    // Issue 20: "Invitation links are bearer tokens not bound to the invited address".
+    // Another account, even one with a confirmed address, cannot use the link.
+    app.sql(&format!(
+        "UPDATE users SET email_verified_at = now() WHERE id = '{}'",
+        outsider.id
+    ))
+    .await;
+    let refused = app
+        .post(
+            "/v1/invitations/accept",
+            &outsider,
+            &json!({"token": token}),
+        )
+        .await
+        .expect_problem(403, "not-invited");
+    let detail = refused["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("cara@example.test") && detail.contains(&outsider.email),
+        "{detail}"
+    );
+
+    // Cara registers with the invited address (in another case) and accepts: she takes seat
+    // 1, the game starts, and her address is confirmed by the link that reached it.
+    let cara = app.register_as("Cara", "Cara@Example.test").await;
+    let before = app.get("/v1/me/preferences", &cara).await.expect(200);
+    assert_eq!(before["email_verified"], false);
     let joined = app
         .post("/v1/invitations/accept", &cara, &json!({"token": token}))
         .await
         .expect(200);
     assert_eq!(joined["status"], "active");
     assert_eq!(joined["seats"][1]["user_id"], cara.id.to_string());
+    let after = app.get("/v1/me/preferences", &cara).await.expect(200);
+    assert_eq!(after["email_verified"], true);
     // An invitation is good once.
+    app.post("/v1/invitations/accept", &cara, &json!({"token": token}))
+        .await
+        .expect_problem(409, "seat-unavailable");
     app.post(
         "/v1/invitations/accept",
         &outsider,
         &json!({"token": token}),
     )
     .await
-    .expect_problem(409, "seat-unavailable");
+    .expect_problem(403, "not-invited");
 }

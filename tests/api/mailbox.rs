@@ -215,7 +215,8 @@ pub async fn wait_for_mail_where(
 
 /// Waits (bounded) until `who` has received more than `seen` messages.
 pub async fn wait_for_mail(smtp: &SmtpServer, who: &Player, seen: usize) -> Vec<Received> {
-    for _ in 0..400 {
+    // A minute at most: a loaded machine's debug worker takes seconds per mail.
+    for _ in 0..2400 {
         let got = mail_to(smtp, who);
         if got.len() > seen {
             return got;

@@ -1,6 +1,6 @@
-//! Listeners hear of every committed turn, and only of committed ones: the `NOTIFY` on
-//! `turnpost_games` is part of the submission's transaction (DESIGN.md: "commit, then
-//! `pg_notify` listeners").
+//! Listeners hear of every committed turn, and only of committed ones (DESIGN.md: "commit, then
+//! `pg_notify` listeners"): a submission is announced on `turnpost_games` by its server right
+//! after its one-statement transaction (`service::announce`), never before.
 
 use std::time::Duration;
 
@@ -9,6 +9,12 @@ use futures::StreamExt;
 use serde_json::json;
 
 use crate::helpers::spawn_app;
+
+#[derive(diesel::QueryableByName)]
+struct Version {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    version: i64,
+}
 
 /// Waits (at most `wait`) for the next notification on the connection.
 async fn next_notification(conn: &mut AsyncPgConnection, wait: Duration) -> Option<String> {
@@ -82,5 +88,12 @@ async fn every_committed_turn_is_announced_once_and_a_refused_one_never() {
             Some(format!("{game}:{new_version}")),
             "the committed turn is announced with the game's new version"
         );
+        // Whoever hears it can read it: the announcement comes after the commit.
+        let stored: Vec<Version> =
+            diesel::sql_query(format!("SELECT version FROM games WHERE id = '{game}'"))
+                .load(&mut listener)
+                .await
+                .expect("read the game");
+        assert_eq!(stored.iter().map(|v| v.version).next(), Some(new_version));
     }
 }

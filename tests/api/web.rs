@@ -601,6 +601,17 @@ async fn a_turn_mail_shows_the_board_as_an_inline_png_and_stays_small() {
     let smtp = SmtpServer::start();
     let app = spawn_mail_app(&smtp).await;
     let players = verified_players(&app, &["Ann", "Bob"]).await;
+    for p in &players {
+        app.request(
+            reqwest::Method::PUT,
+            "/v1/me/preferences",
+            Some(&p.token),
+            Some(&json!({"pictures": true})),
+            &[],
+        )
+        .await
+        .expect(200);
+    }
     let game = app
         .start_game("monsters-and-magic", &players, json!({}))
         .await;
@@ -637,6 +648,78 @@ async fn a_turn_mail_shows_the_board_as_an_inline_png_and_stays_small() {
     );
     // The text part says the same in words and has no picture.
     assert!(text_of(mail).contains("== Your choices =="));
+}
+
+#[tokio::test]
+async fn the_board_is_in_words_unless_a_player_turns_pictures_on() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let (ann, bob) = (&players[0], &players[1]);
+    let set = async |who: &Player, body: Value| {
+        app.request(
+            reqwest::Method::PUT,
+            "/v1/me/preferences",
+            Some(&who.token),
+            Some(&body),
+            &[],
+        )
+        .await
+    };
+    // Neither setting named: nothing to do, said clearly.
+    set(ann, json!({}))
+        .await
+        .expect_problem(422, "invalid-request");
+    assert_eq!(
+        app.get("/v1/me/preferences", ann).await.expect(200)["pictures"],
+        false,
+        "pictures are off by default"
+    );
+    let prefs = set(bob, json!({"pictures": true})).await.expect(200);
+    assert_eq!(prefs["pictures"], true);
+    assert_eq!(prefs["mail"], "all", "the other setting is left as it was");
+
+    app.start_game("bag-of-fate", &players, json!({})).await;
+    let started = |who: &Player| {
+        let email = who.email.clone();
+        move |m: &crate::smtp::Received| {
+            m.to.iter().any(|t| t == &email) && m.subject().contains("started")
+        }
+    };
+    let mails = smtp
+        .wait_for("both start mails", |got| {
+            got.iter().any(started(ann)) && got.iter().any(started(bob))
+        })
+        .await;
+    let of = |who| {
+        mails
+            .iter()
+            .find(|m| started(who)(m))
+            .expect("a start mail")
+    };
+    let parse = |m: &crate::smtp::Received| {
+        mail_parser::MessageParser::default()
+            .parse(m.raw.as_bytes())
+            .map(|p| {
+                (
+                    p.body_html(0).map(|h| h.to_string()).unwrap_or_default(),
+                    p.attachments().any(|a| a.content_id() == Some("board")),
+                )
+            })
+            .expect("a message")
+    };
+    let (ann_html, ann_png) = parse(of(ann));
+    let (bob_html, bob_png) = parse(of(bob));
+    assert!(!ann_png && !ann_html.contains("cid:board"), "{ann_html}");
+    assert!(bob_png && bob_html.contains("cid:board"), "{bob_html}");
+    // Ann's mail still has the table in words.
+    assert!(text_of(of(ann)).contains("== The table =="));
+    assert!(
+        of(ann).raw.len() * 3 < of(bob).raw.len() * 2,
+        "without the picture a mail is much smaller: {} against {} bytes",
+        of(ann).raw.len(),
+        of(bob).raw.len()
+    );
 }
 
 /// The `signin` token of a link.

@@ -133,11 +133,10 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                     .unwrap_or_default(),
                 (Some(_), Some(_)) => player.items().into_iter().map(Action::TradeGive).collect(),
             };
-            actions.push(if partner.is_none() {
-                Action::SkipTrade
-            } else {
-                Action::CancelTrade
-            });
+            // The trade is one of the tile's actions: it is made, not offered (ruling 13).
+            if partner.is_some() {
+                actions.push(Action::CancelTrade);
+            }
             actions
         }
         Phase::TurningIn => {
@@ -254,12 +253,6 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
                     character.name()
                 )));
             }
-            if !may_choose(state, seat, character) {
-                return Err(RuleError::illegal(format!(
-                    "the {} cannot be chosen now",
-                    character.name()
-                )));
-            }
             if let Some(player) = state.players.get_mut(seat) {
                 player.character = Some(character);
             }
@@ -373,15 +366,11 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
             other.add_item(give);
             next_action(state, action);
         }
-        (
-            Action::SkipTrade,
-            Phase::Trading {
-                action,
-                partner: None,
-                ..
-            },
-        ) => {
-            next_action(state, action);
+        (Action::SkipTrade, Phase::Trading { .. }) => {
+            return Err(RuleError::illegal(
+                "the trade is one of the Trader's actions, performed like the others: choose a \
+                 player to trade with (it is skipped only when nobody can trade)",
+            ));
         }
         (
             Action::CancelTrade,
@@ -516,7 +505,7 @@ fn wrong_step(state: &State) -> String {
             Some(CharacterAction::KeepOneLookedAt) => "keep one of the cards you looked at",
             _ => "wait for a draw",
         },
-        Phase::Trading { partner: None, .. } => "choose a player to trade with, or skip the trade",
+        Phase::Trading { partner: None, .. } => "choose a player to trade with",
         Phase::Trading { take: None, .. } => "choose what to take in the trade, or cancel it",
         Phase::Trading { .. } => "choose what to give in the trade, or cancel it",
         Phase::TurningIn => "turn in a set or end your turn",

@@ -73,6 +73,22 @@ impl Element {
         }
     }
 
+    /// The reward in words: "+1 level and +1 gem into the Bag of Fate".
+    pub fn reward_text(self) -> String {
+        let reward = self.reward();
+        let mut parts = Vec::new();
+        if reward.levels > 0 {
+            parts.push(format!("+{}", plural(reward.levels, "level", "levels")));
+        }
+        if reward.gems > 0 {
+            parts.push(format!(
+                "+{} into the Bag of Fate",
+                plural(reward.gems, "gem", "gems")
+            ));
+        }
+        parts.join(" and ")
+    }
+
     pub fn reward(self) -> Reward {
         match self {
             Element::Potions => Reward { gems: 1, levels: 0 },
@@ -201,6 +217,35 @@ impl Character {
         }
     }
 
+    /// What the tile says, from its actions: "draw 1 card, play 1 card".
+    pub fn text(self) -> String {
+        use CharacterAction::*;
+        let mut parts: Vec<String> = self
+            .actions()
+            .iter()
+            .map(|action| match *action {
+                DrawCards(n) => format!("draw {}", plural(n, "card", "cards")),
+                LookAtCards(n) => format!("look at the top {n} cards of the deck"),
+                KeepOneLookedAt => "keep 1, discard the others".into(),
+                PlayCards(n) => format!("play {}", plural(n, "card", "cards")),
+                Trade => "swap one of your face-up cards or tokens for one of another player's \
+                          (always, when you and another player have one)"
+                    .into(),
+                DrawTokens(TokenCount::Fixed(n)) => {
+                    format!("draw {}", plural(n, "token", "tokens"))
+                }
+                DrawTokens(TokenCount::Level) => "draw tokens equal to your level".into(),
+                WizardDraw => "draw tokens equal to your level (drawing your own gem wins the \
+                               game; all tokens go back)"
+                    .into(),
+            })
+            .collect();
+        if !self.turns_in_sets() {
+            parts.push("no sets that turn".into());
+        }
+        parts.join(", ")
+    }
+
     /// Whether the player may turn in sets after this character's actions. The Wizard's
     /// text ends "Your turn is over.", so the Wizard does not (ruling 9 in the docs).
     pub fn turns_in_sets(self) -> bool {
@@ -234,3 +279,15 @@ pub fn starting_bag() -> Vec<Token> {
     bag.sort();
     bag
 }
+
+/// "1 card", "2 cards".
+fn plural(n: u8, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The token chart (l.165-170) in words, for the Apprentice, Farmer and Hunter.
+pub const TOKEN_EFFECTS: &str = "Apprentice, Farmer and Hunter: Add-a-Gem puts one of your gems \
+    into the Bag of Fate; Level-Up raises your level by 1 (up to 6); an element token is kept \
+    in front of you for sets; a gem has no effect. Element tokens are kept, all other tokens go \
+    back into the bag. Wizard: only a gem of your own colour matters (you win); all tokens go \
+    back.";

@@ -8,12 +8,14 @@
 //! - `flow`: automatic steps (skips, forced choices, token effects, end of turn, clean-up).
 //! - `actions`: the action type, `next`, legal actions and `apply`.
 //! - `view`: views, log visibility, redaction and descriptions.
+//! - `label`: each legal action as a choice, in the imperative.
 //! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
 mod data;
 mod evaluate;
 mod flow;
+mod label;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -102,6 +104,10 @@ impl Ruleset for BagOfFate {
         view::describe(state, actor, action, viewer)
     }
 
+    fn label(state: &State, seat: Seat, action: &Action) -> String {
+        label::label(state, seat, action)
+    }
+
     fn evaluate(state: &State, seat: Seat) -> i64 {
         evaluate::evaluate(state, seat)
     }
@@ -127,19 +133,15 @@ impl Ruleset for BagOfFate {
         present::choices(state, seat, actions, names)
     }
 
-    /// When a deadline passes: end the turn rather than turn in sets, give up a trade or a
-    /// set in progress, and otherwise take the first legal choice (the lowest-numbered
-    /// character, the first card).
+    /// When a deadline passes: end the turn rather than turn in sets, give up a set in
+    /// progress, and otherwise take the first legal choice (the lowest-numbered character, the
+    /// first card, the first partner and items of the trade).
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
-        [
-            Action::EndTurn,
-            Action::SkipTrade,
-            Action::CancelTrade,
-            Action::CancelSet,
-        ]
-        .into_iter()
-        .find(|a| legal.contains(a))
-        .or_else(|| legal.into_iter().next())
+        // Not `cancel_trade`: the trade must be made, and cancelling only starts it over.
+        [Action::EndTurn, Action::CancelSet]
+            .into_iter()
+            .find(|a| legal.contains(a))
+            .or_else(|| legal.into_iter().next())
     }
 }

@@ -7,9 +7,10 @@
 //! set or a trade in progress, and each player's seat: level, gems, the number of cards in
 //! hand, character, face-up cards, kept tokens and progress towards each set. Of the secrets
 //! it draws only the viewer's own: their hand, and, for the Oracle, the cards looked at. Never
-//! another player's hand, nor the deck's order. No round number is written (as in the view: it
-//! is the one unbounded number, and the conformance suite's planted card shows 237 icons); for
-//! the same reason every coordinate is even, so that no number in the picture reads "237".
+//! another player's hand, nor the deck's order. The status line starts with the round (as in
+//! the view; ruling 19): the one unbounded number, which reaches 237 (the icons of the
+//! conformance suite's planted card) in no real game; every coordinate is even, so that no
+//! other number in the picture reads "237".
 //!
 //! Targets (`data-target`): a character tile `character-wizard`; a player's seat `seat-2`;
 //! on it a face-up card kind `seat-2-card-potions-3`, a kept token kind `seat-2-token-snails`,
@@ -71,7 +72,7 @@ pub fn picture(state: &State, viewer: Viewer, names: &[String]) -> String {
         "<g pointer-events=\"none\"><text x=\"{LEFT}\" y=\"30\" font-size=\"20\" \
          font-weight=\"bold\" fill=\"{INK}\">The Wizard Always Wins</text>\
          <text x=\"{LEFT}\" y=\"52\" font-size=\"14\" fill=\"{SOFT_INK}\">{}</text></g>",
-        escape(&clip(&status(state, viewer, names), 100))
+        escape(&clip(&status_line(state, viewer, names), 100))
     ));
     characters(&mut body, state, viewer, names);
     bag(&mut body, state, names);
@@ -117,7 +118,16 @@ fn who(viewer: Viewer, names: &[String], seat: Seat) -> String {
     }
 }
 
-/// One line on what the game is doing, in public words (no round number).
+/// The status with the round in front, once the first round has begun (ruling 19).
+fn status_line(state: &State, viewer: Viewer, names: &[String]) -> String {
+    let status = status(state, viewer, names);
+    match state.round {
+        0 => status,
+        round => format!("Round {round}: {status}"),
+    }
+}
+
+/// One line on what the game is doing, in public words.
 fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
     let current = state.current_seat();
     let actor = match (current, state.current_character()) {

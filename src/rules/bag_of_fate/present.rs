@@ -2,9 +2,9 @@
 //! Pure: it shows exactly what `view::view` shows the viewer. Secret: each hand (its owner
 //! only) and the cards the Oracle looks at (the Oracle only); everything else is public.
 //!
-//! No unbounded number is printed (no round counter), as in the view: the conformance suite's
-//! planted card shows 237 icons and must not appear by accident.
-
+//! The round number (the view's `round`) titles the players' section, so people keep count.
+//! It is the only unbounded number printed: the conformance suite's planted card shows 237
+//! icons, and a round reaches 237 in no real game (ruling 19).
 //!
 //! - `headline`: whose turn it is and what they are doing.
 //! - `choices`: the numbered choices, grouped by kind.
@@ -77,9 +77,9 @@ fn players_section(state: &State, viewer: Viewer, names: &[String]) -> Section {
         })
         .collect();
     let title = if in_round {
-        "Players, in this round's turn order"
+        format!("Players, in the turn order of round {}", state.round)
     } else {
-        "Players"
+        "Players".to_string()
     };
     Section::new(title, lines)
 }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::actions::Action;
-use super::data::{Card, Character, CharacterAction, Element, Token};
+use super::data::{Card, Character, CharacterAction, Element, TOKEN_EFFECTS, Token};
 use super::state::{Item, Phase, Player, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
@@ -18,6 +18,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
     json!({
         "you": match viewer { Viewer::Seat(seat) => json!(seat), _ => Value::Null },
         "step": step_kind(state),
+        "round": state.round,
         "prompt": prompt(state),
         "current_seat": current,
         "current_character": state.current_character(),
@@ -28,7 +29,14 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
             "number": c.number(),
             "taken_by": state.character_holder(c),
             "available": state.character_holder(c).is_none(),
+            "text": c.text(),
         })),
+        "sets": Element::ALL.map(|e| json!({
+            "element": e,
+            "needed": e.set_size(),
+            "reward": e.reward_text(),
+        })),
+        "token_effects": TOKEN_EFFECTS,
         "players": state.players.iter().enumerate()
             .map(|(seat, p)| player_view(state, seat, p, viewer))
             .collect::<Vec<_>>(),
@@ -170,7 +178,7 @@ fn prompt(state: &State) -> String {
             Some(CharacterAction::Trade) | None => format!("{who} acts"),
         },
         Phase::Trading { partner: None, .. } => {
-            format!("{who} chooses a player to trade with, or skips the trade")
+            format!("{who} chooses a player to trade with")
         }
         Phase::Trading {
             partner: Some(p),
@@ -297,7 +305,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             }
             _ => format!("{who} kept one of the cards they looked at and discarded the others"),
         },
-        Action::TradeWith(partner) => format!("{who} offers to trade with Seat {partner}"),
+        Action::TradeWith(partner) => format!("{who} will trade with Seat {partner}"),
         Action::TradeTake(item) => {
             let partner = match state.phase {
                 Phase::Trading {
@@ -349,7 +357,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
 }
 
 /// ", completing it: <reward>" when adding `icons` completes the set being built.
-fn completion(state: &State, icons: u32) -> String {
+pub(super) fn completion(state: &State, icons: u32) -> String {
     let Phase::BuildingSet {
         element,
         cards,
@@ -395,18 +403,18 @@ fn card_name(card: Card) -> String {
 }
 
 /// "a Snails card (2 icons)" (every element name starts with a consonant).
-fn card_text(card: Card) -> String {
+pub(super) fn card_text(card: Card) -> String {
     format!("a {}", card_name(card))
 }
 
-fn item_name(item: Item) -> String {
+pub(super) fn item_name(item: Item) -> String {
     match item {
         Item::Card(card) => card_name(card),
         Item::Token(element) => format!("{} token", element.name()),
     }
 }
 
-fn item_text(item: Item) -> String {
+pub(super) fn item_text(item: Item) -> String {
     format!("a {}", item_name(item))
 }
 

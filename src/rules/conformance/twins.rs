@@ -98,6 +98,23 @@ fn after_action<R: Secrets>(
     others: &[Viewer],
     what: &dyn Fn() -> String,
 ) {
+    let (mut after, mut twin_after) = (state.clone(), twin.clone());
+    if let Err(e) = R::apply(&mut after, actor, action) {
+        panic!("{action:?} is listed for {actor:?} but apply refused it: {e}");
+    }
+    if let Err(e) = R::apply(&mut twin_after, actor, action) {
+        panic!(
+            "{action:?} is listed for {actor:?} in the twin ({}), but apply refused it: {e}",
+            what()
+        );
+    }
+    // The end of the game shows everything (a game won on a secret objective ends in one twin
+    // only): there is nothing left to keep, and the entry of the action that ended it may say
+    // so (or say what would have come next in the other twin).
+    let over = |s: &R::State| matches!(R::next(s), Next::Over(_));
+    if over(&after) || over(&twin_after) {
+        return;
+    }
     for &viewer in others {
         let (entry, twin_entry) = (
             entry::<R>(state, actor, action, viewer),
@@ -111,22 +128,6 @@ fn after_action<R: Secrets>(
             short(&entry),
             short(&twin_entry)
         );
-    }
-    let (mut after, mut twin_after) = (state.clone(), twin.clone());
-    if let Err(e) = R::apply(&mut after, actor, action) {
-        panic!("{action:?} is listed for {actor:?} but apply refused it: {e}");
-    }
-    if let Err(e) = R::apply(&mut twin_after, actor, action) {
-        panic!(
-            "{action:?} is listed for {actor:?} in the twin ({}), but apply refused it: {e}",
-            what()
-        );
-    }
-    // The end of the game shows everything (a game won on a secret objective ends in one twin
-    // only): there is nothing left to keep.
-    let over = |s: &R::State| matches!(R::next(s), Next::Over(_));
-    if over(&after) || over(&twin_after) {
-        return;
     }
     let (asked, twin_asked) = (asked::<R>(&after), asked::<R>(&twin_after));
     let disclosed = R::asking_discloses(&after) || R::asking_discloses(&twin_after);

@@ -3,13 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::data::{Colour, Territory, describe_objective, territory_count, territory_name};
-use super::flow::{advance, assign_colour};
+use super::flow::{Happening, advance_noting, assign_colour, reinforce};
 use super::state::{Die, Phase, State};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"keep_objective":17}`, `{"move":{"from":0,"to":12}}`, `"end_movement"`,
-/// `{"attack":{"target":"blue","dice":2}}`, `{"roll":6}`.
+/// `{"attack":{"target":"blue","dice":2}}`, `{"roll":6}`, `{"reinforce":2}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
@@ -24,6 +24,9 @@ pub enum Action {
     Roll(u8),
 
     // Player decisions.
+    /// Put this many gnomes from the reserve onto the home territory (with
+    /// `"reinforcements":"choose"`).
+    Reinforce(u8),
     /// Keep this objective (one of those you were dealt).
     KeepObjective(u16),
     /// Move one gnome of the moving clan.
@@ -76,10 +79,12 @@ pub fn next(state: &State) -> Next<Action> {
                 .collect(),
         ),
         Phase::ChoosingObjectives => Next::Players(state.choosing_seats()),
-        Phase::Movement { .. } | Phase::Combat(_) => match state.acting_clan() {
-            Some(i) => Next::Players(state.clan(i).map(|c| c.seat).into_iter().collect()),
-            None => chance((1..=6).map(Action::Roll).collect()),
-        },
+        Phase::Reinforcement { .. } | Phase::Movement { .. } | Phase::Combat(_) => {
+            match state.acting_clan() {
+                Some(i) => Next::Players(state.clan(i).map(|c| c.seat).into_iter().collect()),
+                None => chance((1..=6).map(Action::Roll).collect()),
+            }
+        }
     }
 }
 
@@ -87,6 +92,34 @@ fn chance(outcomes: Vec<Action>) -> Next<Action> {
     Next::Chance(Chance {
         outcomes: outcomes.into_iter().map(|a| (a, 1)).collect(),
     })
+}
+
+/// What the moves made so far leave open: "you need either a single point of origin, or a
+/// single point of destination".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// No move yet: anything.
+    Free,
+    /// Every move so far went from `from` to `to` (one move, or the same one repeated): the
+    /// next must start at `from` or end at `to`.
+    Either { from: Territory, to: Territory },
+    /// Spreading: every move starts here.
+    Origin(Territory),
+    /// Gathering: every move ends here.
+    Destination(Territory),
+}
+
+pub fn focus(moves: &[[Territory; 2]]) -> Focus {
+    let Some(&[from, to]) = moves.first() else {
+        return Focus::Free;
+    };
+    let one_origin = moves.iter().all(|[f, _]| *f == from);
+    let one_destination = moves.iter().all(|[_, t]| *t == to);
+    match (one_origin, one_destination) {
+        (true, true) => Focus::Either { from, to },
+        (true, false) => Focus::Origin(from),
+        _ => Focus::Destination(to),
+    }
 }
 
 /// Whether adding `(from, to)` keeps a single point of origin or a single destination.
@@ -127,6 +160,16 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             .filter(|c| c.seat == seat && c.choosing(state.keep))
             .flat_map(|c| c.offered.iter().map(|&id| Action::KeepObjective(id)))
             .collect(),
+        // All of them first: the default when a deadline passes.
+        Phase::Reinforcement { .. } => state
+            .reinforcing()
+            .map(|i| {
+                (0..=state.reinforcements_due(i))
+                    .rev()
+                    .map(Action::Reinforce)
+                    .collect()
+            })
+            .unwrap_or_default(),
         Phase::Movement { .. } => {
             let mut actions: Vec<Action> = legal_moves(state)
                 .into_iter()
@@ -158,6 +201,15 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 
 /// Applies `action` by `actor`; on error the state is unchanged.
 pub fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
+    apply_noting(state, actor, action).map(|_| ())
+}
+
+/// As [`apply`], returning what the automatic steps after it did.
+pub fn apply_noting(
+    state: &mut State,
+    actor: Actor,
+    action: &Action,
+) -> Result<Vec<Happening>, RuleError> {
     let mut after = match (next(state), actor) {
         (Next::Over(_), _) => return Err(RuleError::GameOver),
         (Next::Chance(chance), Actor::Chance) => {
@@ -183,9 +235,10 @@ pub fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), Rul
         }
         _ => return Err(RuleError::NotYourDecision),
     };
-    advance(&mut after);
+    let mut notes = Vec::new();
+    advance_noting(&mut after, &mut notes);
     *state = after;
-    Ok(())
+    Ok(notes)
 }
 
 fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
@@ -223,6 +276,24 @@ fn not_possible() -> RuleError {
 fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
     match action {
         Action::KeepObjective(id) => keep_objective(state, seat, *id),
+        Action::Reinforce(n) => {
+            let (Some(clan), Phase::Reinforcement { turn }) = (state.reinforcing(), &state.phase)
+            else {
+                return Err(RuleError::illegal(
+                    "reinforcements are decided at the start of a round",
+                ));
+            };
+            let due = state.reinforcements_due(clan);
+            if *n > due {
+                return Err(RuleError::illegal(format!(
+                    "you may put 0 to {due} gnomes onto your home this round"
+                )));
+            }
+            let turn = *turn;
+            reinforce(state, clan, *n);
+            state.phase = Phase::Reinforcement { turn: turn + 1 };
+            Ok(())
+        }
         Action::Move { from, to } => move_gnome(state, *from, *to),
         Action::EndMovement => match &state.phase {
             Phase::Movement { turn, .. } => {

@@ -114,6 +114,16 @@ impl Token {
             Food::Berry => Token::Berry,
         }
     }
+
+    /// "acorn", "Green gnome token".
+    pub fn name(self) -> String {
+        match self {
+            Token::Acorn => "acorn".to_string(),
+            Token::Apple => "apple".to_string(),
+            Token::Berry => "berry".to_string(),
+            Token::Gnome(c) => format!("{} gnome token", c.name()),
+        }
+    }
 }
 
 /// One clan card.
@@ -129,6 +139,51 @@ pub struct ClanCard {
     pub die_bonus: u8,
     /// Blue: for each 6 rolled, one gnome fewer is removed after the roll.
     pub revive_on_six: bool,
+}
+
+impl ClanCard {
+    /// The card's text: "12 gnomes; killed by a die of 3+; 3 reinforcements a round", and its
+    /// ability.
+    pub fn text(&self) -> String {
+        let mut text = format!(
+            "{} gnomes; killed by a die of {}+; {} reinforcement{} a round",
+            self.gnomes,
+            self.killed_on,
+            self.reinforcements,
+            if self.reinforcements == 1 { "" } else { "s" }
+        );
+        if self.die_bonus > 0 {
+            text.push_str(&format!("; adds {} to every die it rolls", self.die_bonus));
+        }
+        if self.revive_on_six {
+            text.push_str("; loses one gnome fewer for each 6 it rolls in a battle");
+        }
+        text
+    }
+}
+
+impl TerritoryCard {
+    /// What holding it gives and what it is: "home of Red; loot: Red gnome token".
+    pub fn text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(c) = self.home_of {
+            parts.push(format!(
+                "home of {} (its reinforcements arrive here)",
+                c.name()
+            ));
+        }
+        if self.statue {
+            parts.push("statue (statue objectives need a gnome here when the game ends)".into());
+        }
+        match self.yields {
+            Some(token) => parts.push(format!(
+                "loot: 1 {} a round to the clan holding it",
+                token.name()
+            )),
+            None => parts.push("loot: nothing".into()),
+        }
+        parts.join("; ")
+    }
 }
 
 /// A territory, numbered by its place in `map.json` (0 to 15).

@@ -18,17 +18,49 @@ pub const POINTS_PER_OBJECTIVE: i64 = 20;
 pub const POINTS_PER_GNOME_TOKEN: i64 = 3;
 pub const POINTS_PER_FOOD_TOKEN: i64 = 2;
 
+/// What an automatic step did that players must be told, in the log: the rules do it without
+/// anyone deciding, so no action of its own records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Happening {
+    /// A combat round's casualties (each clan's losses, in turn order; none for a clan that
+    /// lost none) and the gnomes Blue's 6s saved.
+    Casualties {
+        territory: Territory,
+        round: u32,
+        losses: Vec<(Colour, u8)>,
+        saved: Vec<(Colour, u8)>,
+    },
+    /// A battle is over: the clan left in the territory, if any.
+    BattleOver {
+        territory: Territory,
+        holder: Option<Colour>,
+    },
+    /// The tokens a clan looted, in map order of its territories (none it could not collect).
+    Looted { clan: Colour, tokens: Vec<Token> },
+    /// The first player token passed to this clan.
+    FirstPlayer(Colour),
+    /// A round began.
+    RoundBegins(u32),
+    /// Gnomes put onto a clan's home without asking (`"reinforcements":"all"`).
+    Reinforced { clan: Colour, gnomes: u8 },
+}
+
 /// Performs automatic steps until a player or chance must act.
 pub fn advance(state: &mut State) {
+    advance_noting(state, &mut Vec::new());
+}
+
+/// As [`advance`], noting what happened.
+pub fn advance_noting(state: &mut State, notes: &mut Vec<Happening>) {
     for _ in 0..MAX_AUTOMATIC_STEPS {
-        if !step(state) {
+        if !step(state, notes) {
             return;
         }
     }
 }
 
 /// One automatic step; false when the game waits for a decision or a roll.
-fn step(state: &mut State) -> bool {
+fn step(state: &mut State, notes: &mut Vec<Happening>) -> bool {
     match state.phase.clone() {
         Phase::AssigningClans => {
             let free = free_colours(state);
@@ -47,13 +79,7 @@ fn step(state: &mut State) -> bool {
                 _ => false,
             }
         }
-        Phase::ChoosingFirstPlayer => {
-            if state.clans.len() > 1 {
-                return false;
-            }
-            state.phase = Phase::DealingObjectives;
-            true
-        }
+        Phase::ChoosingFirstPlayer => false,
         Phase::DealingObjectives => {
             if state.deal_recipient().is_some() {
                 return false;
@@ -69,15 +95,31 @@ fn step(state: &mut State) -> bool {
                 clan.discarded.append(&mut clan.offered);
                 clan.discarded.sort_unstable();
             }
-            start_round(state);
+            start_round(state, notes);
             true
+        }
+        Phase::Reinforcement { turn } => {
+            let Some(clan) = state.reinforcing() else {
+                state.phase = Phase::Movement {
+                    turn: 0,
+                    moves: Vec::new(),
+                };
+                return true;
+            };
+            // A clan with nothing in reserve has nothing to decide.
+            if state.reinforcements_due(clan) == 0 {
+                state.phase = Phase::Reinforcement { turn: turn + 1 };
+                return true;
+            }
+            false
         }
         Phase::Movement { turn, .. } => {
             let Some(mover) = state.mover() else {
-                start_combat_or_loot(state);
+                start_combat_or_loot(state, notes);
                 return true;
             };
-            // A clan with no gnome on the board has nothing to move.
+            // A clan with no gnome on the board has nothing to move (possible when it chose
+            // not to reinforce, or lost every gnome in battle).
             if state.clan(mover).is_some_and(|c| c.on_board() == 0) {
                 state.phase = Phase::Movement {
                     turn: turn + 1,
@@ -87,7 +129,7 @@ fn step(state: &mut State) -> bool {
             }
             false
         }
-        Phase::Combat(combat) => combat_step(state, combat),
+        Phase::Combat(combat) => combat_step(state, combat, notes),
         Phase::Over(_) => false,
     }
 }
@@ -124,24 +166,40 @@ fn fill_supply(state: &mut State) {
     state.neutral_deck = neutral_objectives();
 }
 
-/// A new round: reinforcements onto each home territory, then the movement phase.
-fn start_round(state: &mut State) {
+/// A new round: reinforcements onto each home territory (each clan deciding how many with
+/// `"reinforcements":"choose"`), then the movement phase.
+fn start_round(state: &mut State, notes: &mut Vec<Happening>) {
     state.round += 1;
+    notes.push(Happening::RoundBegins(state.round));
     // "At the start of each round, each player may put Gnomes from his/ her reserve onto the
     // board. Reinforcements are always put onto your home territory."
+    if state.choose_reinforcements {
+        state.phase = Phase::Reinforcement { turn: 0 };
+        return;
+    }
     for i in state.turn_order() {
-        let Some(clan) = state.clans.get_mut(i) else {
-            continue;
-        };
-        let Some(colour) = clan.colour else { continue };
-        let Some(home) = colour.home() else { continue };
-        let n = colour.card().reinforcements.min(clan.reserve());
-        clan.add_gnomes(home, n);
+        let n = state.reinforcements_due(i);
+        if let Some(colour) = reinforce(state, i, n) {
+            notes.push(Happening::Reinforced {
+                clan: colour,
+                gnomes: n,
+            });
+        }
     }
     state.phase = Phase::Movement {
         turn: 0,
         moves: Vec::new(),
     };
+}
+
+/// Puts `n` of clan `i`'s reserve onto its home; its colour if any were put there.
+pub fn reinforce(state: &mut State, i: usize, n: u8) -> Option<Colour> {
+    let clan = state.clans.get_mut(i)?;
+    let colour = clan.colour?;
+    let home = colour.home()?;
+    let n = n.min(clan.reserve());
+    clan.add_gnomes(home, n);
+    (n > 0).then_some(colour)
 }
 
 /// The first territory (in map order) holding gnomes of more than one clan.
@@ -151,7 +209,7 @@ fn contested(state: &State) -> Option<Territory> {
         .find(|&t| state.occupants(t).len() > 1)
 }
 
-fn start_combat_or_loot(state: &mut State) {
+fn start_combat_or_loot(state: &mut State, notes: &mut Vec<Happening>) {
     match contested(state) {
         Some(territory) => {
             state.phase = Phase::Combat(Combat {
@@ -162,14 +220,21 @@ fn start_combat_or_loot(state: &mut State) {
                 round: 1,
             });
         }
-        None => loot_and_end_round(state),
+        None => loot_and_end_round(state, notes),
     }
 }
 
-fn combat_step(state: &mut State, mut combat: Combat) -> bool {
+fn combat_step(state: &mut State, mut combat: Combat, notes: &mut Vec<Happening>) -> bool {
     let occupants = state.occupants(combat.territory);
     if occupants.len() < 2 {
-        start_combat_or_loot(state);
+        notes.push(Happening::BattleOver {
+            territory: combat.territory,
+            holder: occupants
+                .first()
+                .and_then(|&i| state.clan(i))
+                .and_then(|c| c.colour),
+        });
+        start_combat_or_loot(state, notes);
         return true;
     }
     if let Some(&declarer) = occupants.get(combat.declaring) {
@@ -202,7 +267,7 @@ fn combat_step(state: &mut State, mut combat: Combat) -> bool {
     if combat.rolls.len() < combat.dice.len() {
         return false;
     }
-    resolve_roll(state, &combat);
+    resolve_roll(state, &combat, notes);
     state.phase = Phase::Combat(Combat {
         territory: combat.territory,
         declaring: 0,
@@ -214,13 +279,34 @@ fn combat_step(state: &mut State, mut combat: Combat) -> bool {
 }
 
 /// Removes the casualties of a combat round, all at once.
-fn resolve_roll(state: &mut State, combat: &Combat) {
-    let (losses, _) = casualties(state, combat);
+fn resolve_roll(state: &mut State, combat: &Combat, notes: &mut Vec<Happening>) {
+    let (losses, hits) = casualties(state, combat);
+    let (mut lost, mut saved) = (Vec::new(), Vec::new());
+    for i in state.occupants(combat.territory) {
+        let Some(colour) = state.clan(i).and_then(|c| c.colour) else {
+            continue;
+        };
+        let loss = losses.get(i).copied().unwrap_or(0);
+        let hit = hits.get(i).copied().unwrap_or(0);
+        let present = state.clan(i).map_or(0, |c| c.gnomes_at(combat.territory));
+        lost.push((colour, loss));
+        // Saves that mattered: hits that would have killed a gnome there.
+        let spared = hit.min(present).saturating_sub(loss);
+        if spared > 0 {
+            saved.push((colour, spared));
+        }
+    }
     for (i, loss) in losses.into_iter().enumerate() {
         if let Some(clan) = state.clans.get_mut(i) {
             clan.remove_gnomes(combat.territory, loss);
         }
     }
+    notes.push(Happening::Casualties {
+        territory: combat.territory,
+        round: combat.round,
+        losses: lost,
+        saved,
+    });
 }
 
 /// The gnomes each clan (by index) loses to a fully rolled combat round, and the hits
@@ -264,10 +350,11 @@ pub fn casualties(state: &State, combat: &Combat) -> (Vec<u8>, Vec<u8>) {
 
 /// "Each player collects 1 token matching each Territory they occupy", then the end check,
 /// then the first player token passes on.
-fn loot_and_end_round(state: &mut State) {
+fn loot_and_end_round(state: &mut State, notes: &mut Vec<Happening>) {
     for i in state.turn_order() {
         let Some(clan) = state.clan(i) else { continue };
         let own = clan.colour;
+        let mut looted = Vec::new();
         for t in clan.occupied() {
             let Some(token) = territories()
                 .get(usize::from(t))
@@ -275,25 +362,62 @@ fn loot_and_end_round(state: &mut State) {
             else {
                 continue;
             };
-            collect(state, i, token, own);
+            if collect(state, i, token, own) {
+                looted.push(token);
+            }
+        }
+        if let (Some(colour), false) = (own, looted.is_empty()) {
+            notes.push(Happening::Looted {
+                clan: colour,
+                tokens: looted,
+            });
         }
     }
     let finished: Vec<usize> = (0..state.clans.len())
         .filter(|&i| completes_all(state, i))
         .collect();
     if !finished.is_empty() {
-        end_game(state, &finished);
-    } else if state.round >= state.round_limit {
-        end_game(state, &[]);
+        end_game(state, &finished, End::Completed);
+    } else if state.round_limit.is_some_and(|limit| state.round >= limit) {
+        end_game(state, &[], End::RoundLimit);
+    } else if (0..state.clans.len()).all(|i| !food_suffices(state, i)) {
+        end_game(state, &[], End::SupplyExhausted);
     } else {
         state.first = (state.first + 1) % state.clans.len().max(1);
-        start_round(state);
+        if let Some(colour) = state.clan(state.first).and_then(|c| c.colour) {
+            notes.push(Happening::FirstPlayer(colour));
+        }
+        start_round(state, notes);
     }
+}
+
+/// Whether clan `i` could still gather the food its kept objectives need together: food is
+/// only ever taken from the supply and never lost, so what it holds and what is left in the
+/// supply is all it can ever have (ruling 13).
+pub fn food_suffices(state: &State, i: usize) -> bool {
+    let Some(clan) = state.clan(i) else {
+        return false;
+    };
+    let mut need = [0u32; 3];
+    for card in clan.kept.iter().filter_map(|&id| objective(id)) {
+        if let Needs::Food(count) = &card.needs {
+            need[0] += u32::from(count.acorn);
+            need[1] += u32::from(count.apple);
+            need[2] += u32::from(count.berry);
+        }
+    }
+    [Token::Acorn, Token::Apple, Token::Berry]
+        .into_iter()
+        .zip(need)
+        .all(|(t, n)| {
+            u32::from(clan.count(t)) + u32::from(super::state::count(&state.supply, t)) >= n
+        })
 }
 
 /// Clan `i` takes one `token`: food from the supply; another clan's gnome token from that
 /// clan's own stock if it is in play, else from the supply; its own colour gives nothing.
-fn collect(state: &mut State, i: usize, token: Token, own: Option<Colour>) {
+/// Returns whether it was taken.
+fn collect(state: &mut State, i: usize, token: Token, own: Option<Colour>) -> bool {
     let taken = match token {
         Token::Gnome(colour) if Some(colour) == own => false,
         Token::Gnome(colour) => match state.index_of(colour) {
@@ -308,6 +432,7 @@ fn collect(state: &mut State, i: usize, token: Token, own: Option<Colour>) {
     if taken && let Some(clan) = state.clans.get_mut(i) {
         add(&mut clan.tokens, token, 1);
     }
+    taken
 }
 
 /// Whether the objectives in `ids` can all be credited to clan `i` at once: tokens counted
@@ -407,25 +532,43 @@ fn clan_label(state: &State, i: usize) -> String {
     })
 }
 
+/// Why the game ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// "When at least one player have completed all of his/her Objectives the game ends."
+    Completed,
+    /// The `round_limit` option.
+    RoundLimit,
+    /// No clan can ever complete its objectives: the food they need is gone (ruling 13).
+    SupplyExhausted,
+}
+
 /// Ends the game. `finished`: the clans that completed all their objectives (none when the
-/// round limit ended it).
-fn end_game(state: &mut State, finished: &[usize]) {
+/// round limit or the exhausted supply ended it). Scores decide in the advanced game, in the
+/// 2-player variant ("the combined point-total for your clans will determine the winner")
+/// and when nobody completed their objectives.
+fn end_game(state: &mut State, finished: &[usize], end: End) {
     let finished_colours: Vec<Colour> = finished
         .iter()
         .filter_map(|&i| state.clan(i).and_then(|c| c.colour))
         .collect();
     let names: Vec<String> = finished.iter().map(|&i| clan_label(state, i)).collect();
-    let by_score = state.scoring == Scoring::Advanced || finished.is_empty();
+    let by_score = state.scoring == Scoring::Advanced || state.seats == 2 || finished.is_empty();
     let ending = if by_score {
         let scores = seat_scores(state);
         let top = scores.iter().copied().max().unwrap_or(0);
         let winners: Vec<Seat> = (0..state.seats)
             .filter(|&s| scores.get(s) == Some(&top))
             .collect();
-        let why = if finished.is_empty() {
-            format!("The round limit ({}) was reached", state.round_limit)
-        } else {
-            format!("{} completed all objectives", names.join(" and "))
+        let why = match end {
+            End::RoundLimit => format!(
+                "The round limit ({}) was reached",
+                state.round_limit.unwrap_or(state.round)
+            ),
+            End::SupplyExhausted => "Nobody can complete their objectives any more: the food \
+                they need is no longer in the supply"
+                .to_string(),
+            End::Completed => format!("{} completed all objectives", names.join(" and ")),
         };
         let seats: Vec<String> = winners.iter().map(|s| format!("Seat {s}")).collect();
         Ending {

@@ -39,6 +39,9 @@ use crate::rules::{
 /// The ruleset.
 pub struct GardenGnomes;
 
+/// The round limit of the conformance suite's option sets.
+const CONFORMANCE_ROUND_LIMIT: u32 = 20;
+
 /// How the winner is decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,18 +53,35 @@ pub enum Scoring {
     Advanced,
 }
 
+/// Reinforcements: "each player *may* put Gnomes from his/her reserve onto the board".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reinforcements {
+    /// Every clan puts its full reinforcements (at most its reserve) onto its home.
+    All,
+    /// Each clan, in turn order from the first player, says how many it puts on (0 to all):
+    /// the rulebook's rule, so the default.
+    #[default]
+    Choose,
+}
+
 /// The game's options. JSON: `{"scoring":"advanced","extra_objectives":1,
-/// "clans_per_player":3,"round_limit":20}`; every field may be left out.
+/// "clans_per_player":3,"round_limit":20,"short_game":false,"reinforcements":"choose"}`;
+/// every field may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
+    /// With 2 players the combined point-total decides whatever this says (l.231).
     pub scoring: Scoring,
     /// The long game variant: objectives kept beyond the standard 3 (2 with 5–6 clans), 0–3.
     pub extra_objectives: u8,
+    /// "You may wish to play with only 2 objectives": every clan keeps 2.
+    pub short_game: bool,
     /// The 2-player variant: clans each player runs, 2 or 3 (ignored with 3–6 players).
     pub clans_per_player: u8,
-    /// The game also ends after this round, scored by the advanced rules (1–100).
-    pub round_limit: u32,
+    /// If set, the game also ends after this round (1–1000), scored by the advanced rules.
+    pub round_limit: Option<u32>,
+    pub reinforcements: Reinforcements,
 }
 
 impl Default for Options {
@@ -69,14 +89,13 @@ impl Default for Options {
         Options {
             scoring: Scoring::Basic,
             extra_objectives: 0,
+            short_game: false,
             clans_per_player: 2,
-            round_limit: DEFAULT_ROUND_LIMIT,
+            round_limit: None,
+            reinforcements: Reinforcements::Choose,
         }
     }
 }
-
-/// The default round limit (ruling 13 in docs/rules/garden-gnomes.md).
-pub const DEFAULT_ROUND_LIMIT: u32 = 20;
 
 impl Options {
     fn validate(&self) -> Result<(), SetupError> {
@@ -85,13 +104,22 @@ impl Options {
                 "extra_objectives (the long game) must be 0 to 3".to_string(),
             ));
         }
+        if self.short_game && self.extra_objectives > 0 {
+            return Err(SetupError(
+                "short_game (2 objectives) and extra_objectives (the long game) exclude each \
+                 other"
+                    .to_string(),
+            ));
+        }
         if !(2..=3).contains(&self.clans_per_player) {
             return Err(SetupError(
                 "clans_per_player (the 2-player variant) must be 2 or 3".to_string(),
             ));
         }
-        if !(1..=1000).contains(&self.round_limit) {
-            return Err(SetupError("round_limit must be 1 to 1000".to_string()));
+        if self.round_limit.is_some_and(|r| !(1..=1000).contains(&r)) {
+            return Err(SetupError(
+                "round_limit must be 1 to 1000, or left out for no limit".to_string(),
+            ));
         }
         Ok(())
     }
@@ -112,7 +140,8 @@ impl Ruleset for GardenGnomes {
                 name: "scoring",
                 description: "\"basic\": the first player(s) to complete all their objectives \
                     win; \"advanced\": 20 points per completed objective, 3 per gnome token, 2 \
-                    per food token not used for an objective",
+                    per food token not used for an objective. With 2 players the combined \
+                    advanced points of each player's clans always decide (the 2-player variant)",
                 default: serde_json::json!(d.scoring),
             },
             OptionDoc {
@@ -122,6 +151,12 @@ impl Ruleset for GardenGnomes {
                 default: serde_json::json!(d.extra_objectives),
             },
             OptionDoc {
+                name: "short_game",
+                description: "Short game: every clan keeps only 2 objectives (\"to keep the game \
+                    length under an hour\")",
+                default: serde_json::json!(d.short_game),
+            },
+            OptionDoc {
                 name: "clans_per_player",
                 description: "2-player variant: how many clans each player runs, 2 or 3 \
                     (ignored with 3 to 6 players)",
@@ -129,20 +164,42 @@ impl Ruleset for GardenGnomes {
             },
             OptionDoc {
                 name: "round_limit",
-                description: "The game also ends after this round (1 to 1000) and is then \
-                    decided by the advanced scores",
+                description: "Not in the rulebook, for groups that want a sure end by mail: \
+                    the game also ends after this round (1 to 1000) and is then decided by the \
+                    advanced scores; null (the default): no limit",
                 default: serde_json::json!(d.round_limit),
+            },
+            OptionDoc {
+                name: "reinforcements",
+                description: "\"choose\" (the rulebook's \"may\"): each round each clan says \
+                    how many of its reinforcements it puts onto its home (all, fewer or none), \
+                    one decision per clan and round; \"all\": every clan puts all of them on \
+                    without being asked",
+                default: serde_json::json!(d.reinforcements),
             },
         ]
     }
 
     fn option_sets() -> Vec<Options> {
         vec![
-            Options::default(),
+            // Random play need not ever complete the objectives (statues can stay contested), so
+            // the suite's playouts carry a round limit.
+            Options {
+                round_limit: Some(CONFORMANCE_ROUND_LIMIT),
+                ..Options::default()
+            },
             Options {
                 scoring: Scoring::Advanced,
                 extra_objectives: 1,
                 clans_per_player: 3,
+                round_limit: Some(CONFORMANCE_ROUND_LIMIT),
+                reinforcements: Reinforcements::Choose,
+                ..Options::default()
+            },
+            Options {
+                short_game: true,
+                round_limit: Some(CONFORMANCE_ROUND_LIMIT),
+                reinforcements: Reinforcements::All,
                 ..Options::default()
             },
         ]
@@ -167,8 +224,20 @@ impl Ruleset for GardenGnomes {
         };
         // "3 Objectives for 3-4 Player games, and 2 Objectives for 5-6 Player games."
         let standard = if clans <= 4 { 3 } else { 2 };
-        let keep = standard + options.extra_objectives;
-        let mut state = State::new(seats, clans, options.scoring, keep, options.round_limit);
+        // "You may wish to play with only 2 objectives to keep the game length under an hour."
+        let keep = if options.short_game {
+            2
+        } else {
+            standard + options.extra_objectives
+        };
+        // "the combined point-total for your clans will determine the winner" (2 players).
+        let scoring = if seats == 2 {
+            Scoring::Advanced
+        } else {
+            options.scoring
+        };
+        let mut state = State::new(seats, clans, scoring, keep, options.round_limit);
+        state.choose_reinforcements = options.reinforcements == Reinforcements::Choose;
         flow::advance(&mut state);
         Ok(state)
     }

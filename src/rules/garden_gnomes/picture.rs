@@ -119,7 +119,10 @@ fn clan_who(state: &State, i: usize, viewer: Viewer, names: &[String]) -> String
 
 /// One line on what the game is doing, in public words.
 fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
-    let round = format!("round {} of {}", state.round, state.round_limit);
+    let round = match state.round_limit {
+        Some(limit) => format!("round {} of {limit}", state.round),
+        None => format!("round {}", state.round),
+    };
     match &state.phase {
         Phase::AssigningClans => "setting up: the clans are drawn".to_owned(),
         Phase::ChoosingFirstPlayer => "setting up: the first player is drawn".to_owned(),
@@ -138,6 +141,13 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
                 .collect();
             format!("setting up: {} keeping objectives", who.join(", "))
         }
+        Phase::Reinforcement { .. } => match state.reinforcing() {
+            Some(i) => format!(
+                "{round}, reinforcements: {} to decide",
+                clan_who(state, i, viewer, names)
+            ),
+            None => format!("{round}, reinforcements"),
+        },
         Phase::Movement { .. } => match state.mover() {
             Some(i) => format!(
                 "{round}, movement: {} to move",

@@ -13,6 +13,7 @@ mod groups;
 mod objectives;
 mod sections;
 
+use super::actions::{Focus, focus};
 use super::data::{
     Colour, Food, Territory, Token, describe_needs, describe_objective, objective, territory_name,
 };
@@ -231,6 +232,24 @@ fn headline(state: &State, viewer: Viewer, names: &[String]) -> String {
                 ),
             }
         }
+        Phase::Reinforcement { .. } => {
+            let Some(i) = state.reinforcing() else {
+                return format!("Round {round}: reinforcements.");
+            };
+            let due = state.reinforcements_due(i);
+            match state.clan(i) {
+                Some(c) if viewer == Viewer::Seat(c.seat) => format!(
+                    "Your turn, {}: how many {} gnomes (0 to {due}) go onto your home (round \
+                     {round})?",
+                    seat_name(names, c.seat),
+                    colour_name(c)
+                ),
+                _ => format!(
+                    "Round {round}: {} is deciding its reinforcements.",
+                    who(state, i, names)
+                ),
+            }
+        }
         Phase::Movement { moves, .. } => {
             let Some(i) = state.mover() else {
                 return format!("Round {round}: movement.");
@@ -293,16 +312,14 @@ fn is_are(n: usize) -> &'static str {
 
 /// The movement rule in force after `moves`, in words ("" before the first move).
 fn focus_text(moves: &[[Territory; 2]]) -> String {
-    match moves {
-        [] => String::new(),
-        [[from, to]] => format!(
+    match focus(moves) {
+        Focus::Free => String::new(),
+        Focus::Either { from, to } => format!(
             "every further move must start at {} or end at {}",
-            short_name(*from),
-            short_name(*to)
+            short_name(from),
+            short_name(to)
         ),
-        [[from, _], ..] if moves.iter().all(|[f, _]| f == from) => {
-            format!("spreading out from {}", short_name(*from))
-        }
-        [[_, to], ..] => format!("gathering onto {}", short_name(*to)),
+        Focus::Origin(from) => format!("spreading out from {}", short_name(from)),
+        Focus::Destination(to) => format!("gathering onto {}", short_name(to)),
     }
 }

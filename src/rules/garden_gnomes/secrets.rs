@@ -3,7 +3,8 @@
 //!
 //! Objective cards are numbered 0 to 47. Nothing else in a view, a redaction or a description
 //! can print 4242: every other number there is a seat (< 6), a territory (< 16), a gnome or
-//! token count (< 100), a die (1 to 6), a round (<= 100) or a score (< 1,000).
+//! token count (< 100), a die (1 to 6), a round (the suite's games stop at round 20: its
+//! option sets carry a round limit) or a score (< 1,000).
 
 use super::actions::Action;
 use super::state::State;

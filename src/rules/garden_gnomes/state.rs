@@ -149,6 +149,11 @@ pub enum Phase {
     DealingObjectives,
     /// Set-up: every player keeps objectives at the same time.
     ChoosingObjectives,
+    /// The reinforcement phase with `"reinforcements":"choose"`: the clan `turn` places after
+    /// the first player says how many gnomes it puts onto its home.
+    Reinforcement {
+        turn: usize,
+    },
     /// The movement phase: the clan `turn` places after the first player moves; `moves` so far.
     Movement {
         turn: usize,
@@ -164,8 +169,11 @@ pub struct State {
     pub scoring: Scoring,
     /// Objectives each clan keeps.
     pub keep: u8,
-    /// The game also ends after this round (ruling: the round limit).
-    pub round_limit: u32,
+    /// If set, the game also ends after this round (the `round_limit` option).
+    pub round_limit: Option<u32>,
+    /// Whether each clan decides how many reinforcements it puts on (else all of them).
+    #[serde(default)]
+    pub choose_reinforcements: bool,
     pub clans: Vec<Clan>,
     /// The clan holding the first player token (index into `clans`).
     pub first: usize,
@@ -179,12 +187,19 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(seats: usize, clans: usize, scoring: Scoring, keep: u8, round_limit: u32) -> State {
+    pub fn new(
+        seats: usize,
+        clans: usize,
+        scoring: Scoring,
+        keep: u8,
+        round_limit: Option<u32>,
+    ) -> State {
         State {
             seats,
             scoring,
             keep,
             round_limit,
+            choose_reinforcements: false,
             clans: (0..clans).map(|i| Clan::new(i % seats.max(1))).collect(),
             first: 0,
             neutral_deck: Vec::new(),
@@ -217,10 +232,33 @@ impl State {
     }
 
     /// "You can only move through territories in which you already have Gnomes, or
-    /// territories that are empty."
+    /// territories that are empty. Therefore it is possible to block off other players." A
+    /// territory with another clan's gnomes in it is passable only if the clan has gnomes there
+    /// now and had some there when its movement began: a blockade cannot be opened from inside
+    /// one's own movement (ruling 9).
     pub fn passable(&self, clan: usize, t: Territory) -> bool {
+        let others = self
+            .clans
+            .iter()
+            .enumerate()
+            .any(|(i, c)| i != clan && c.gnomes_at(t) > 0);
         let mine = self.clan(clan).is_some_and(|c| c.gnomes_at(t) > 0);
-        mine || self.clans.iter().all(|c| c.gnomes_at(t) == 0)
+        !others || (mine && self.at_movement_start(clan, t) > 0)
+    }
+
+    /// The gnomes `clan` had in `t` when its movement began: for the moving clan the moves made
+    /// since are undone; any other clan has not moved this turn.
+    pub fn at_movement_start(&self, clan: usize, t: Territory) -> u8 {
+        let now = self.clan(clan).map_or(0, |c| c.gnomes_at(t));
+        let moves = match &self.phase {
+            Phase::Movement { moves, .. } if self.mover() == Some(clan) => moves.as_slice(),
+            _ => &[],
+        };
+        let left = moves.iter().filter(|[from, _]| *from == t).count();
+        let arrived = moves.iter().filter(|[_, to]| *to == t).count();
+        let left = u8::try_from(left).unwrap_or(u8::MAX);
+        let arrived = u8::try_from(arrived).unwrap_or(u8::MAX);
+        now.saturating_add(left).saturating_sub(arrived)
     }
 
     /// Where one gnome of `clan` in `from` may move to: any territory next to `from` or to a
@@ -262,6 +300,23 @@ impl State {
         }
     }
 
+    /// The clan deciding its reinforcements now (with `"reinforcements":"choose"`).
+    pub fn reinforcing(&self) -> Option<usize> {
+        match &self.phase {
+            Phase::Reinforcement { turn } => self.turn_order().get(*turn).copied(),
+            _ => None,
+        }
+    }
+
+    /// The most gnomes clan `i` may put onto its home now: its reinforcements, at most its
+    /// reserve.
+    pub fn reinforcements_due(&self, i: usize) -> u8 {
+        self.clan(i).map_or(0, |c| {
+            c.colour
+                .map_or(0, |colour| colour.card().reinforcements.min(c.reserve()))
+        })
+    }
+
     /// The clan declaring targets now, in the combat phase.
     pub fn declarer(&self) -> Option<usize> {
         match &self.phase {
@@ -273,9 +328,11 @@ impl State {
         }
     }
 
-    /// The clan that must act now (moving or declaring), if any.
+    /// The clan that must act now (reinforcing, moving or declaring), if any.
     pub fn acting_clan(&self) -> Option<usize> {
-        self.mover().or_else(|| self.declarer())
+        self.reinforcing()
+            .or_else(|| self.mover())
+            .or_else(|| self.declarer())
     }
 
     /// The clan the next neutral objective is dealt to: round-robin from the first clan.

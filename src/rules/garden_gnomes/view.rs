@@ -4,12 +4,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::actions::{Action, legal_moves};
+use super::actions::{Action, Focus, apply_noting, focus, legal_moves};
 use super::data::{
     Colour, Food, Token, describe_needs, describe_objective, neighbours, objective, territories,
     territory_name,
 };
-use super::flow::{advanced_score, casualties, satisfies};
+use super::flow::{Happening, advanced_score, satisfies};
 use super::state::{Clan, Phase, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
@@ -66,6 +66,7 @@ fn clan_view(state: &State, i: usize, clan: &Clan, viewer: Viewer) -> Value {
         "seat": clan.seat,
         "colour": clan.colour,
         "card": card,
+        "card_text": card.map(|c| c.text()),
         "home": clan.colour.and_then(Colour::home),
         "on_board": clan.on_board(),
         "reserve": clan.reserve(),
@@ -132,6 +133,7 @@ fn territories_view(state: &State) -> Value {
                 "yields": card.yields,
                 "home_of": card.home_of,
                 "statue": card.statue,
+                "text": card.text(),
                 "neighbours": neighbours(id),
                 "gnomes": gnomes,
             })
@@ -144,11 +146,6 @@ fn combat_view(state: &State) -> Value {
     let Phase::Combat(combat) = &state.phase else {
         return Value::Null;
     };
-    let (losses, _) = if combat.rolls.len() == combat.dice.len() && !combat.dice.is_empty() {
-        casualties(state, combat)
-    } else {
-        (Vec::new(), Vec::new())
-    };
     json!({
         "territory": combat.territory,
         "territory_name": territory_name(combat.territory),
@@ -159,7 +156,6 @@ fn combat_view(state: &State) -> Value {
         "declaring": state.declarer().and_then(|i| state.clan(i)).and_then(|c| c.colour),
         "dice": combat.dice,
         "rolls": combat.rolls,
-        "losses": losses,
     })
 }
 
@@ -170,6 +166,7 @@ fn step_kind(state: &State) -> &'static str {
         Phase::ChoosingFirstPlayer => "choosing_first_player",
         Phase::DealingObjectives => "dealing_objectives",
         Phase::ChoosingObjectives => "choose_objectives",
+        Phase::Reinforcement { .. } => "reinforcement",
         Phase::Movement { .. } => "movement",
         Phase::Combat(_) => {
             if state.declarer().is_some() {
@@ -203,19 +200,25 @@ fn prompt(state: &State) -> String {
             "Every player secretly keeps {} objectives for each of their clans, one at a time",
             state.keep
         ),
+        Phase::Reinforcement { .. } => {
+            let who = state.reinforcing();
+            format!(
+                "{} decides how many gnomes (0 to {}) to put onto its home",
+                who.map(|i| label(state, i)).unwrap_or_default(),
+                who.map_or(0, |i| state.reinforcements_due(i))
+            )
+        }
         Phase::Movement { moves, .. } => {
             let who = state.mover().map(|i| label(state, i)).unwrap_or_default();
-            let focus = match moves.as_slice() {
-                [] => String::new(),
-                [[from, to]] => format!(
+            let focus = match focus(moves) {
+                Focus::Free => String::new(),
+                Focus::Either { from, to } => format!(
                     " (all moves must now start in {} or end in {})",
-                    territory_name(*from),
-                    territory_name(*to)
+                    territory_name(from),
+                    territory_name(to)
                 ),
-                [[from, _], ..] if moves.iter().all(|[f, _]| f == from) => {
-                    format!(" (spreading from {})", territory_name(*from))
-                }
-                [[_, to], ..] => format!(" (gathering onto {})", territory_name(*to)),
+                Focus::Origin(from) => format!(" (spreading from {})", territory_name(from)),
+                Focus::Destination(to) => format!(" (gathering onto {})", territory_name(to)),
             };
             format!("{who} moves gnomes one at a time, then ends movement{focus}")
         }
@@ -249,8 +252,9 @@ fn deal_seat(state: &State) -> Option<Seat> {
 pub fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
     match (action, actor) {
         (Action::DealObjective(_), _) => Visibility::Seats(deal_seat(state).into_iter().collect()),
-        (Action::KeepObjective(_), Actor::Seat(seat)) => Visibility::Seats(vec![seat]),
-        (Action::KeepObjective(_), Actor::Chance) => Visibility::Seats(Vec::new()),
+        (Action::KeepObjective(_), actor) => {
+            Visibility::Seats(actor_seat(actor).into_iter().collect())
+        }
         _ => Visibility::Public,
     }
 }
@@ -264,7 +268,83 @@ pub fn redact(_state: &State, _actor: Actor, action: &Action) -> Value {
     }
 }
 
+/// The action in words, then what the rules did on their own after it (combat results,
+/// battles won, loot, the first player token, a new round, reinforcements): those steps have no
+/// log entry of their own.
 pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+    let mut line = describe_action(state, actor, action, viewer);
+    let mut after = state.clone();
+    if let Ok(notes) = apply_noting(&mut after, actor, action) {
+        for note in notes {
+            line.push_str(". ");
+            line.push_str(&happening(state, &note));
+        }
+    }
+    line
+}
+
+fn happening(state: &State, note: &Happening) -> String {
+    let clan = |c: Colour| {
+        state
+            .index_of(c)
+            .map_or_else(|| c.name().to_string(), |i| label(state, i))
+    };
+    match note {
+        Happening::Casualties {
+            territory,
+            round,
+            losses,
+            saved,
+        } => {
+            let losses: Vec<String> = losses
+                .iter()
+                .map(|&(c, n)| format!("{} loses {}", c.name(), gnomes(n)))
+                .collect();
+            let mut text = format!(
+                "Combat round {round} at {}: {}",
+                territory_name(*territory),
+                losses.join(", ")
+            );
+            for &(c, n) in saved {
+                text.push_str(&format!(" ({}'s 6s saved {})", c.name(), gnomes(n)));
+            }
+            text
+        }
+        Happening::BattleOver { territory, holder } => match holder {
+            Some(c) => format!(
+                "The battle at {} is over: {} holds it",
+                territory_name(*territory),
+                c.name()
+            ),
+            None => format!(
+                "The battle at {} is over: no gnome is left there",
+                territory_name(*territory)
+            ),
+        },
+        Happening::Looted { clan: c, tokens } => {
+            let tokens: Vec<String> = tokens.iter().map(|t| format!("1 {}", t.name())).collect();
+            format!("Loot: {} takes {}", clan(*c), tokens.join(", "))
+        }
+        Happening::FirstPlayer(c) => format!("{} takes the first player token", clan(*c)),
+        Happening::RoundBegins(n) => format!("Round {n} begins"),
+        Happening::Reinforced { clan: c, gnomes: n } => format!(
+            "{} puts {} onto {}",
+            clan(*c),
+            gnomes(*n),
+            c.home().map_or_else(String::new, territory_name)
+        ),
+    }
+}
+
+fn gnomes(n: u8) -> String {
+    match n {
+        0 => "none".to_string(),
+        1 => "1 gnome".to_string(),
+        n => format!("{n} gnomes"),
+    }
+}
+
+fn describe_action(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
     let full = visibility(state, actor, action).allows(viewer);
     let seat = match actor {
         Actor::Seat(s) => format!("Seat {s}"),
@@ -315,6 +395,10 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
                 territory_name(*from),
                 territory_name(*to)
             )
+        }
+        Action::Reinforce(n) => {
+            let who = state.reinforcing().map(|i| label(state, i)).unwrap_or(seat);
+            format!("{who} put {} onto its home", gnomes(*n))
         }
         Action::EndMovement => {
             let who = state.mover().map(|i| label(state, i)).unwrap_or(seat);

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::board::TileId;
 use super::data::{self, DIE_FACES, Deck, Face, Tribe};
 use super::state::{Cast, Phase, State, Step, TileCard, UnitRef};
-use super::{Variant, call, cast, combat, setup, solo, turn};
+use super::{Variant, call, cast, combat, setup, turn};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
@@ -39,6 +39,8 @@ pub enum Action {
     CrumbleTile(TileId),
     /// A falling unit lands here.
     Fall(TileId),
+    /// Your unit, moved by another player's ability, goes to this tile (l.383).
+    MoveUnitTo(TileId),
     /// Mark (or unmark) die `n` for re-rolling.
     MarkReroll(usize),
     Reroll,
@@ -76,6 +78,13 @@ pub enum Action {
     KeepCard(usize),
     /// Attach the kept Learned card to your unit `slot`.
     Attach(u8),
+    /// Keep the kept Learned card in hand, to attach later (l.357).
+    HoldLearned,
+    /// Attach the Learned `card` from your hand to your unit `slot` (Call to War step).
+    AttachHeld {
+        card: data::CardId,
+        slot: u8,
+    },
     /// 'Empowering Call': spend three horns of unit `slot` on Clan `clan`'s tile to fill
     /// its innate (`learned: false`) or Learned ability.
     Empower {
@@ -134,6 +143,9 @@ pub fn face_weights() -> Vec<(Face, u32)> {
 pub fn deciders(state: &State) -> Option<Vec<Seat>> {
     if let Some(u) = state.falls.first() {
         return Some(vec![u.owner]);
+    }
+    if let Some(p) = state.placements.first() {
+        return Some(vec![p.unit.owner]);
     }
     if let Some((_, to)) = state.offer {
         return Some(vec![to]);
@@ -245,19 +257,30 @@ fn own_casts(state: &State, seat: Seat) -> Vec<Action> {
         .collect()
 }
 
+/// 'Temporary Alliance': offering one to, or ending one with, each other player still in the
+/// battle. Offered at any decision of the seat's own turn steps and in any reaction window it
+/// answers, once per pair per turn; ended at any of them ("A temporary alliance can be
+/// terminated at any point in the game", l.529; "even if it is in the middle of the act",
+/// l.531).
 fn alliance_actions(state: &State, seat: Seat) -> Vec<Action> {
     if !state.options.has(Variant::TemporaryAlliances) {
         return Vec::new();
     }
+    let team = state.options.has(Variant::TeamPlay);
     let mut out = Vec::new();
     for other in 0..state.seats {
-        if other == seat || state.player(other).is_none_or(|p| p.eliminated) {
+        if other == seat
+            || (team && other % 2 == seat % 2)
+            || state.player(other).is_none_or(|p| p.eliminated)
+        {
             continue;
         }
         let pair = (seat.min(other), seat.max(other));
+        let offered = state.offered_pairs.contains(&pair)
+            || (state.current() == Some(seat) && state.offered.contains(&other));
         if state.alliances.contains(&pair) {
             out.push(Action::EndAlliance(other));
-        } else if state.current() == Some(seat) && !state.offered.contains(&other) {
+        } else if !offered {
             out.push(Action::OfferAlliance(other));
         }
     }
@@ -275,17 +298,19 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             .map(Action::Fall)
             .collect();
     }
+    if !state.placements.is_empty() {
+        return cast::placement_tiles(state)
+            .into_iter()
+            .map(Action::MoveUnitTo)
+            .collect();
+    }
     if state.offer.is_some() {
         return vec![Action::AcceptAlliance, Action::DeclineAlliance];
     }
     if state.window.is_some() {
         let mut out = vec![Action::Pass];
         out.extend(cast::legal_casts(state, seat).into_iter().map(Action::Cast));
-        out.extend(
-            alliance_actions(state, seat)
-                .into_iter()
-                .filter(|a| matches!(a, Action::EndAlliance(_))),
-        );
+        out.extend(alliance_actions(state, seat));
         return out;
     }
     if !state.solo_choice.is_empty() {
@@ -367,7 +392,6 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                             out.extend(attacks(state, seat, slot));
                         }
                         out.push(Action::EndActions);
-                        out.extend(alliance_actions(state, seat));
                     }
                 }
             }
@@ -376,10 +400,12 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         Step::Call => {
             if let Some(draw) = &state.draw {
                 if draw.attach.is_some() {
-                    return my_units(state, seat)
+                    let mut out: Vec<Action> = my_units(state, seat)
                         .into_iter()
                         .map(Action::Attach)
                         .collect();
+                    out.push(Action::HoldLearned);
+                    return out;
                 }
                 if call::draws_left(state) > 0 {
                     return [Deck::Learned, Deck::Secret]
@@ -399,6 +425,11 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                 call::drawers(state, seat)
                     .into_iter()
                     .map(|slot| Action::DrawCards { slot }),
+            );
+            out.extend(
+                call::held_attachments(state, seat)
+                    .into_iter()
+                    .map(|(card, slot)| Action::AttachHeld { card, slot }),
             );
             out.extend(
                 call::empowers(state, seat)
@@ -422,6 +453,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             out.extend(own_casts(state, seat));
         }
     }
+    out.extend(alliance_actions(state, seat));
     out
 }
 
@@ -490,6 +522,7 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
                 combat::land(state, u, t);
             }
         }
+        Action::MoveUnitTo(t) => cast::place_moved(state, t),
         Action::AcceptAlliance => {
             if let Some((a, b)) = state.offer.take() {
                 state.alliances.push((a.min(b), a.max(b)));
@@ -499,7 +532,7 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
         Action::DeclineAlliance => state.offer = None,
         Action::OfferAlliance(other) => {
             state.offer = Some((seat, other));
-            state.offered.push(other);
+            state.offered_pairs.push((seat.min(other), seat.max(other)));
         }
         Action::EndAlliance(other) => {
             let pair = (seat.min(other), seat.max(other));
@@ -513,24 +546,19 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
                 // "If the unit stops to attack or to cast an ability, then all other players
                 // can also cast abilities".
                 state.moving = None;
-                cast::resolve(state, seat, c);
-                cast::open_window(state, super::state::After::Continue);
-            }
-        }
-        Action::CrumbleTile(t) => solo::flip_one(state, t),
-        Action::PlaceLeader(t) => setup::place_leader(state, t),
-        Action::Reenter { clan, tile } => turn::reenter(state, seat, clan, tile),
-        Action::Flip(t) => {
-            combat::flip(state, t);
-            if let Some(Step::Flip { left }) = state.step().cloned() {
-                turn::set_step(
+                cast::start_resolution(
                     state,
-                    Step::Flip {
-                        left: left.saturating_sub(1),
-                    },
+                    vec![(seat, c)],
+                    super::state::After::Continue,
+                    false,
+                    false,
                 );
             }
         }
+        Action::CrumbleTile(t) => turn::declare_flip(state, t),
+        Action::PlaceLeader(t) => setup::place_leader(state, t),
+        Action::Reenter { clan, tile } => turn::reenter(state, seat, clan, tile),
+        Action::Flip(t) => turn::declare_flip(state, t),
         Action::MarkReroll(i) => {
             if let Some(k) = state.marked.iter().position(|&m| m == i) {
                 state.marked.remove(k);
@@ -542,7 +570,12 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
         Action::Reroll => turn::reroll(state),
         Action::KeepDice => turn::keep_dice(state, seat),
         Action::Assign { face, slot } => turn::assign(state, seat, face, slot),
-        Action::Move { slot, to } => turn::step_unit(state, seat, slot, to),
+        Action::Move { slot, to } => {
+            turn::step_unit(state, seat, slot, to);
+            if state.moving.is_some() {
+                cast::open_movement_window(state);
+            }
+        }
         Action::Stop => {
             state.moving = None;
             cast::open_window(state, super::state::After::Continue);
@@ -551,16 +584,36 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
             turn::declare_attack(state, seat, slot, target, dice)
         }
         Action::EndActions => turn::set_step(state, Step::Call),
-        Action::Summon { slot, clan } => call::summon(state, seat, slot, clan),
+        // Windows after a summon and after a card draw (l.365: "at almost any point").
+        Action::Summon { slot, clan } => {
+            call::summon(state, seat, slot, clan);
+            cast::open_window(state, super::state::After::Continue);
+        }
         Action::DrawCards { slot } => call::start_draw(state, seat, slot),
         Action::DrawFrom(d) => call::draw_from(state, d),
-        Action::KeepCard(i) => call::keep_card(state, seat, i),
-        Action::Attach(slot) => call::attach(state, seat, slot),
+        Action::KeepCard(i) => {
+            call::keep_card(state, seat, i);
+            if state.draw.is_none() {
+                cast::open_window(state, super::state::After::Continue);
+            }
+        }
+        Action::Attach(slot) => {
+            call::attach(state, seat, slot);
+            cast::open_window(state, super::state::After::Continue);
+        }
+        Action::HoldLearned => {
+            call::hold_learned(state, seat);
+            cast::open_window(state, super::state::After::Continue);
+        }
+        Action::AttachHeld { card, slot } => call::attach_held(state, seat, card, slot),
         Action::Empower {
             slot,
             clan,
             learned,
-        } => call::empower(state, seat, slot, clan, learned),
+        } => {
+            call::empower(state, seat, slot, clan, learned);
+            cast::open_window(state, super::state::After::Continue);
+        }
         Action::EndCall => {
             turn::set_step(state, Step::Charge);
             cast::open_window(state, super::state::After::Continue);

@@ -7,7 +7,7 @@
 //! triangle `(r, c)` shares its bottom edge with the downward triangle `(r + 1, c)` and
 //! neighbours in a row differ by one column.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -46,11 +46,12 @@ pub struct Geometry {
     pub tiles: Vec<Position>,
     /// Adjacent positions (sharing an edge), by position.
     pub adjacent: Vec<Vec<TileId>>,
-    /// Where Leaders may start (mirrored perimeter tiles farthest from the centre).
+    /// Where Leaders may start: mirrored perimeter tiles spread apart (`leader_starts`).
     pub starts: Vec<TileId>,
 }
 
-/// The predefined shapes ('Shape It Up' offers the others).
+/// The board's shape: the rulebook's, two predefined others, or the players' own ('Shape It
+/// Up').
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
@@ -61,6 +62,60 @@ pub enum Shape {
     Broad,
     /// 2 players: a 6×2 parallelogram; 3: a triangle of side 6; 4: a 6×4 parallelogram.
     Long,
+    /// 'Shape It Up': a shape of the players' own, a hexagon of triangles given by its six
+    /// sides (top, upper right, lower right, bottom, lower left, upper left; a side may be 0),
+    /// e.g. `{"hexagon":[3,3,3,3,3,3]}`. See [`check_shape`] for which are allowed.
+    Hexagon([u8; 6]),
+}
+
+/// The most rows and columns (half edges) of a board of the players' own: as large as the
+/// largest predefined board, so that every view and diagram still fits.
+const MAX_ROWS: usize = 7;
+const MAX_COLUMNS: i16 = 15;
+
+/// The seat counts (1–4, solo on the two-tribe board) for which `shape` makes a board.
+pub fn seat_counts(shape: Shape) -> Vec<usize> {
+    (1..=4)
+        .filter(|&seats| check_shape(shape, seats.max(2)).is_ok())
+        .collect()
+}
+
+/// Whether `shape` makes a board for `players` tribes: a closed hexagon (opposite sides differ
+/// by the same amount all round), at least one position for each of the tribes' 12 tiles and
+/// at most 12 more, and no larger than [`MAX_ROWS`] rows of [`MAX_COLUMNS`] triangles.
+pub fn check_shape(shape: Shape, players: usize) -> Result<(), String> {
+    let Shape::Hexagon(s) = shape else {
+        return Ok(());
+    };
+    let [a, b, c, d, e, f] = s.map(i16::from);
+    if a - d != e - b || e - b != c - f {
+        return Err(format!(
+            "a hexagon of sides {s:?} does not close: each side minus the opposite one \
+             (top - bottom, lower left - upper right, lower right - upper left) must be the same"
+        ));
+    }
+    if usize::from(s[1]) + usize::from(s[2]) > MAX_ROWS {
+        return Err(format!(
+            "a board may be at most {MAX_ROWS} rows high (upper right + lower right)"
+        ));
+    }
+    let cells = cells([a, b, c, d, e, f]);
+    let tiles = 12 * players;
+    let cols = cells.iter().map(|&(_, col, _)| col);
+    let span = cols.clone().max().unwrap_or(0) - cols.min().unwrap_or(0) + 1;
+    if span > MAX_COLUMNS {
+        return Err(format!(
+            "a board may be at most {MAX_COLUMNS} triangles wide (it has {span})"
+        ));
+    }
+    if cells.len() < tiles || cells.len() > tiles + 12 {
+        return Err(format!(
+            "a hexagon of sides {s:?} has {} spaces; {players} tribes need {tiles} to {}",
+            cells.len(),
+            tiles + 12
+        ));
+    }
+    Ok(())
 }
 
 struct ShapeData {
@@ -68,9 +123,22 @@ struct ShapeData {
     centre: bool,
     /// How many distance shells around the centre are crystal mines.
     mine_shells: usize,
+    /// Or (a board of the players' own): the innermost shells until this many mines, "Crystal
+    /// Mines lumped together and close to the middle of the board" (l.543).
+    min_mines: usize,
 }
 
 fn shape_data(shape: Shape, players: usize) -> ShapeData {
+    if let Shape::Hexagon(s) = shape {
+        let sides = s.map(i16::from);
+        let spaces = cells(sides).len();
+        return ShapeData {
+            sides,
+            centre: false,
+            mine_shells: 0,
+            min_mines: spaces.div_ceil(5).max(1),
+        };
+    }
     let (sides, centre, mine_shells) = match (shape, players) {
         (Shape::Standard, 3) => ([3, 2, 3, 2, 3, 2], true, 2),
         (Shape::Standard, 4) => ([2, 5, 2, 2, 5, 2], false, 3),
@@ -80,11 +148,13 @@ fn shape_data(shape: Shape, players: usize) -> ShapeData {
         (Shape::Long, 4) => ([6, 4, 0, 6, 4, 0], false, 2),
         (Shape::Broad, _) => ([4, 3, 0, 4, 3, 0], false, 2),
         (Shape::Long, _) => ([6, 2, 0, 6, 2, 0], false, 1),
+        (Shape::Hexagon(_), _) => ([2, 2, 2, 2, 2, 2], false, 1),
     };
     ShapeData {
         sides,
         centre,
         mine_shells,
+        min_mines: 0,
     }
 }
 
@@ -97,6 +167,9 @@ static NO_BOARD: Geometry = Geometry {
 /// The geometry of `shape` for `players` tribes, computed once per process (it is a pure
 /// function of its arguments, so sharing it changes nothing but speed).
 pub fn cached(shape: Shape, players: usize) -> &'static Geometry {
+    if let Shape::Hexagon(_) = shape {
+        return cached_own(shape, players.clamp(2, 4));
+    }
     static CACHE: OnceLock<Vec<((Shape, usize), Geometry)>> = OnceLock::new();
     let all = CACHE.get_or_init(|| {
         let mut all = Vec::new();
@@ -110,6 +183,22 @@ pub fn cached(shape: Shape, players: usize) -> &'static Geometry {
     all.iter()
         .find(|(k, _)| *k == (shape, players.clamp(2, 4)))
         .map_or(&NO_BOARD, |(_, g)| g)
+}
+
+/// The boards of the players' own, each built once and kept for the process (few: a game's
+/// options name one, and [`check_shape`] bounds them).
+fn cached_own(shape: Shape, players: usize) -> &'static Geometry {
+    type Own = Vec<((Shape, usize), &'static Geometry)>;
+    static OWN: Mutex<Own> = Mutex::new(Vec::new());
+    let mut own = OWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, g)) = own.iter().find(|(k, _)| *k == (shape, players)) {
+        return g;
+    }
+    let g: &'static Geometry = Box::leak(Box::new(geometry(shape, players)));
+    own.push(((shape, players), g));
+    g
 }
 
 /// Builds the geometry of `shape` for `players` tribes (solo uses the two-player board).
@@ -173,37 +262,87 @@ pub fn geometry(shape: Shape, players: usize) -> Geometry {
             t.centre = true;
         }
     }
-    let mine_distances: Vec<i64> = shell.take(data.mine_shells).copied().collect();
+    let mut mine_distances: Vec<i64> = shell.clone().take(data.mine_shells).copied().collect();
+    if data.min_mines > 0 {
+        let mut count = 0;
+        for &d in shell {
+            if count >= data.min_mines {
+                break;
+            }
+            mine_distances.push(d);
+            count += tiles.iter().filter(|t| t.centre_distance == d).count();
+        }
+    }
     for t in &mut tiles {
         t.mine = mine_distances.contains(&t.centre_distance);
     }
-    // The farthest edge tiles, shell by shell, until every tribe has one to choose.
-    let mut edge_shells: Vec<i64> = tiles
-        .iter()
-        .filter(|t| t.edge && !t.mine)
-        .map(|t| t.centre_distance)
-        .collect();
-    edge_shells.sort_unstable_by(|a, b| b.cmp(a));
-    edge_shells.dedup();
-    let mut starts: Vec<TileId> = Vec::new();
-    for d in edge_shells {
-        if starts.len() >= players.max(2) {
-            break;
-        }
-        starts.extend(
-            tiles
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.edge && !t.mine && t.centre_distance == d)
-                .filter_map(|(i, _)| TileId::try_from(i).ok()),
-        );
-    }
-    starts.sort_unstable();
-    Geometry {
+    let rels: Vec<(i64, i64)> = cells.iter().map(rel).collect();
+    let mut geometry = Geometry {
         tiles,
         adjacent,
-        starts,
+        starts: Vec::new(),
+    };
+    geometry.starts = leader_starts(&geometry, &rels, players);
+    geometry
+}
+
+/// Where Leaders may start: mirrored perimeter tiles, spread apart (CONTENT.md: "Leaders start
+/// on mirrored perimeter tiles"). The edge tile (no mine) farthest from the centre comes first
+/// (the lowest number on a tie), with its mirror through the centre for an even number of
+/// tribes; then, until every tribe has one, the edge tile farthest in steps from those chosen
+/// (then farthest from the centre, then the lowest number), again with its mirror. So two
+/// players start on a mirrored pair, four on two mirrored pairs far apart, three spread round.
+fn leader_starts(g: &Geometry, rels: &[(i64, i64)], players: usize) -> Vec<TileId> {
+    let candidates: Vec<TileId> = g
+        .ids()
+        .filter(|&t| g.tile(t).is_some_and(|p| p.edge && !p.mine && !p.centre))
+        .collect();
+    let centre_distance = |t: TileId| g.tile(t).map_or(0, |p| p.centre_distance);
+    let mirror = |t: TileId| {
+        let (dx, dy) = rels.get(usize::from(t)).copied()?;
+        let i = rels.iter().position(|&r| r == (-dx, -dy))?;
+        TileId::try_from(i).ok()
+    };
+    let mirrored = players % 2 == 0;
+    let mut starts: Vec<TileId> = Vec::new();
+    let add = |starts: &mut Vec<TileId>, t: TileId| {
+        starts.push(t);
+        if mirrored
+            && let Some(m) = mirror(t)
+            && candidates.contains(&m)
+            && !starts.contains(&m)
+        {
+            starts.push(m);
+        }
+    };
+    let distances: Vec<Vec<Option<u8>>> = candidates
+        .iter()
+        .map(|&t| g.distances(t, |_| true))
+        .collect();
+    let steps = |a: TileId, b: TileId| {
+        candidates
+            .iter()
+            .position(|&c| c == a)
+            .and_then(|i| distances.get(i))
+            .and_then(|d| d.get(usize::from(b)).copied().flatten())
+            .unwrap_or(0)
+    };
+    while starts.len() < players.max(2) {
+        let next = candidates
+            .iter()
+            .copied()
+            .filter(|t| !starts.contains(t))
+            .max_by_key(|&t| {
+                let apart = starts.iter().map(|&s| steps(s, t)).min().unwrap_or(0);
+                (apart, centre_distance(t), std::cmp::Reverse(t))
+            });
+        let Some(next) = next else {
+            break;
+        };
+        add(&mut starts, next);
     }
+    starts.sort_unstable();
+    starts
 }
 
 fn centroid_y(row: i16, up: bool) -> i64 {

@@ -171,6 +171,53 @@ pub fn attach(state: &mut State, seat: Seat, slot: u8) {
     let Some(card) = state.draw.take().and_then(|d| d.attach) else {
         return;
     };
+    attach_card(state, seat, card, slot);
+}
+
+/// Keeps the kept Learned card in hand instead of attaching it: "nor can they play crystals
+/// on Learned Abilities that are still in their hand" (l.357).
+pub fn hold_learned(state: &mut State, seat: Seat) {
+    let Some(card) = state.draw.take().and_then(|d| d.attach) else {
+        return;
+    };
+    if let Some(p) = state.players.get_mut(seat) {
+        p.learned_hand.push(card);
+        p.learned_hand.sort_unstable();
+    }
+}
+
+/// Learned cards in `seat`'s hand and the units they may go on now: (card, unit slot).
+pub fn held_attachments(state: &State, seat: Seat) -> Vec<(data::CardId, u8)> {
+    let Some(p) = state.player(seat) else {
+        return Vec::new();
+    };
+    let mut cards = p.learned_hand.clone();
+    cards.dedup();
+    let units: Vec<u8> = p
+        .units
+        .iter()
+        .filter(|u| u.on_board())
+        .map(|u| u.slot)
+        .collect();
+    cards
+        .into_iter()
+        .flat_map(|c| units.iter().map(move |&slot| (c, slot)))
+        .collect()
+}
+
+/// Attaches the Learned `card` from the hand to unit `slot`.
+pub fn attach_held(state: &mut State, seat: Seat, card: data::CardId, slot: u8) {
+    let Some(p) = state.players.get_mut(seat) else {
+        return;
+    };
+    let Some(i) = p.learned_hand.iter().position(|&c| c == card) else {
+        return;
+    };
+    p.learned_hand.remove(i);
+    attach_card(state, seat, card, slot);
+}
+
+fn attach_card(state: &mut State, seat: Seat, card: data::CardId, slot: u8) {
     let old = state.unit_mut(UnitRef { owner: seat, slot }).and_then(|u| {
         u.learned_charge = 0;
         u.learned.replace(card)
@@ -239,6 +286,7 @@ pub fn empower(state: &mut State, seat: Seat, caller: u8, clan: u8, learned: boo
 pub fn call_actions_exist(state: &State, seat: Seat) -> bool {
     !summons(state, seat).is_empty()
         || !drawers(state, seat).is_empty()
+        || !held_attachments(state, seat).is_empty()
         || !empowers(state, seat).is_empty()
 }
 

@@ -4,7 +4,7 @@
 use super::board::TileId;
 use super::combat;
 use super::data::{Ability, Effect, Token};
-use super::state::{After, Cast, Source, State, Target, UnitRef, Window};
+use super::state::{After, Cast, Placement, Resolving, Source, State, Target, UnitRef, Window};
 use crate::rules::Seat;
 
 /// The tiles an ability of `owner` reaches from: its unit's tile (Innate, Learned) or, for a
@@ -117,11 +117,20 @@ pub fn targets(state: &State, owner: usize, source: Source) -> Vec<Target> {
             .filter(|u| open_slots(state, *u) > 0)
             .map(Target::Unit)
             .collect(),
+        // The caster places its own unit; another player's unit (a teammate's, an ally's) is
+        // placed by its controller when the cast resolves (l.383).
         Effect::Move(n) => allies()
             .flat_map(|u| {
-                move_destinations(state, u, n)
-                    .into_iter()
-                    .map(move |to| Target::Move { unit: u, to })
+                let to = move_destinations(state, u, n);
+                if u.owner == owner {
+                    to.into_iter()
+                        .map(|to| Target::Move { unit: u, to })
+                        .collect()
+                } else if to.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Target::Unit(u)]
+                }
             })
             .collect(),
         Effect::Blockade => state
@@ -240,14 +249,11 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
         }
         (Effect::Move(_), Target::Move { unit, to }) => {
             wake(state, unit);
-            if let Some(x) = state.unit_mut(unit) {
-                x.tile = Some(to);
-            }
-            if state.is_mine(to)
-                && let Some(p) = state.players.get_mut(unit.owner)
-            {
-                p.reserve = p.reserve.saturating_add(1);
-            }
+            move_unit(state, unit, to);
+        }
+        (Effect::Move(n), Target::Unit(u)) => {
+            wake(state, u);
+            state.placements.push(Placement { unit: u, spaces: n });
         }
         (Effect::Token(Token::LingeringAttack), Target::Unit(u)) => {
             combat::attack(state, u, super::data::LINGERING_POWER, owner);
@@ -269,13 +275,93 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
             wake(state, u);
             charge(state, u, n);
         }
-        (Effect::FlipTile, Target::Tile(t)) => combat::flip(state, t),
+        // "The player will not get points for enemy units defeated by fall damage even if it
+        // was from an ability cast by the player" (l.590) is solo's exception: otherwise the
+        // caster dealt the final blow (l.257).
+        (Effect::FlipTile, Target::Tile(t)) => {
+            let by = (!state.solo()).then_some(owner);
+            combat::flip(state, t, by);
+        }
         (Effect::RestoreTile, Target::Tile(t)) => {
             if let Some(tile) = state.tile_mut(t) {
                 tile.flipped = false;
             }
         }
         _ => {}
+    }
+}
+
+/// An ability moves `unit` to `to` (a crystal mine entered adds a crystal to its owner's
+/// reserve).
+fn move_unit(state: &mut State, unit: UnitRef, to: TileId) {
+    if let Some(x) = state.unit_mut(unit) {
+        x.tile = Some(to);
+    }
+    if state.is_mine(to)
+        && let Some(p) = state.players.get_mut(unit.owner)
+    {
+        p.reserve = p.reserve.saturating_add(1);
+    }
+}
+
+/// The tiles the first unit waiting to be placed may go to (none once it left the board).
+pub fn placement_tiles(state: &State) -> Vec<TileId> {
+    match state.placements.first() {
+        Some(p) if state.unit(p.unit).is_some_and(|u| u.on_board()) => {
+            move_destinations(state, p.unit, p.spaces)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The controller places the first unit waiting (at `to`, one of [`placement_tiles`]).
+pub fn place_moved(state: &mut State, to: TileId) {
+    if state.placements.is_empty() {
+        return;
+    }
+    let p = state.placements.remove(0);
+    move_unit(state, p.unit, to);
+}
+
+/// Resolves `casts` in order, then opens the window that follows them (for the others, and
+/// the active player too when `with_current`) before `after`.
+pub fn start_resolution(
+    state: &mut State,
+    casts: Vec<(Seat, Cast)>,
+    after: After,
+    with_current: bool,
+    during_movement: bool,
+) {
+    state.resolving = Some(Resolving {
+        casts,
+        after,
+        with_current,
+        during_movement,
+    });
+    continue_resolution(state);
+}
+
+/// Resolves the casts waiting, one by one, until a moved unit waits for its controller or
+/// none is left (then the window opens).
+pub fn continue_resolution(state: &mut State) {
+    while state.placements.is_empty() {
+        let Some(r) = state.resolving.as_mut() else {
+            return;
+        };
+        if r.casts.is_empty() {
+            let (after, with_current, during_movement) =
+                (r.after, r.with_current, r.during_movement);
+            state.resolving = None;
+            if during_movement {
+                open_movement_window(state);
+            } else {
+                let waiting = eligible(state, with_current);
+                open_window_for(state, after, waiting);
+            }
+            return;
+        }
+        let (seat, cast) = r.casts.remove(0);
+        resolve(state, seat, cast);
     }
 }
 
@@ -319,35 +405,67 @@ fn spend(state: &mut State, owner: usize, source: Source) {
     }
 }
 
-/// The seats that may answer a reaction window now, in turn order after the active player:
-/// not the active player, with a unit on the board, and holding a Secret card or a charged
-/// ability with a target. (A Secret card counts whatever its targets, so the window's
-/// opening reveals no more than the public hand count.)
-pub fn eligible(state: &State) -> Vec<Seat> {
-    if state.options.own_turn_casting || state.solo() {
+/// Whether `seat` has a possible answer in a reaction window, judged on what the whole table
+/// knows: a charged innate or Learned ability with a legal target, or a Secret card in hand
+/// while some Secret card of the deck would have a legal target now. (Which cards the hand
+/// holds is secret, so being asked reveals nothing beyond the public hand count.)
+pub fn may_answer(state: &State, seat: Seat) -> bool {
+    let Some(p) = state.player(seat) else {
+        return false;
+    };
+    if p.eliminated || p.automaton || !p.has_units_on_board() {
+        return false;
+    }
+    let public = sources(state, seat)
+        .into_iter()
+        .filter(|s| !matches!(s, Source::Secret(_)))
+        .any(|s| !targets(state, seat, s).is_empty());
+    public
+        || (!p.hand.is_empty()
+            && super::data::deck_cards(super::data::Deck::Secret)
+                .into_iter()
+                .any(|c| !targets(state, seat, Source::Secret(c)).is_empty()))
+}
+
+/// The seats that may answer a reaction window now, in turn order from the active player:
+/// the other players (and, when `with_current`, the active player first) that have a
+/// possible answer ([`may_answer`]).
+pub fn eligible(state: &State, with_current: bool) -> Vec<Seat> {
+    if state.options.own_turn_casting {
         return Vec::new();
     }
     let Some(current) = state.current() else {
         return Vec::new();
     };
-    state
-        .seats_after(current)
+    turn_order(state, current)
         .into_iter()
-        .filter(|&s| s != current)
-        .filter(|&s| {
-            state.player(s).is_some_and(|p| {
-                !p.eliminated
-                    && p.has_units_on_board()
-                    && (!p.hand.is_empty() || !legal_casts(state, s).is_empty())
-            })
-        })
+        .filter(|&s| with_current || s != current)
+        .filter(|&s| may_answer(state, s))
         .collect()
 }
 
-/// Opens a reaction window before `after` happens; with nobody to answer, `after` is
-/// queued at once.
+/// Every seat in turn order starting with `current` ("resolved in turn order starting with
+/// the player whose turn it is", l.381).
+fn turn_order(state: &State, current: Seat) -> Vec<Seat> {
+    std::iter::once(current)
+        .chain(
+            state
+                .seats_after(current)
+                .into_iter()
+                .filter(|&s| s != current),
+        )
+        .collect()
+}
+
+/// Opens a reaction window for the other players before `after` happens; with nobody to
+/// answer, `after` is queued at once.
 pub fn open_window(state: &mut State, after: After) {
-    let waiting = eligible(state);
+    let waiting = eligible(state, false);
+    open_window_for(state, after, waiting);
+}
+
+/// Opens a reaction window for `waiting` (queues `after` at once when it is empty).
+pub fn open_window_for(state: &mut State, after: After, waiting: Vec<Seat>) {
     if waiting.is_empty() {
         state.pending_after.push(after);
     } else {
@@ -355,6 +473,29 @@ pub fn open_window(state: &mut State, after: After) {
             waiting,
             casts: Vec::new(),
             after,
+            during_movement: false,
+        });
+    }
+}
+
+/// A window in the middle of the active player's unit's movement, after a step: its allies
+/// (team-mates, temporary allies) who may answer are asked, never an enemy ("you can play
+/// abilities during ally unit movement, just not during enemy movement", l.375). The active
+/// player casts at its own decisions (which stops the unit).
+pub fn open_movement_window(state: &mut State) {
+    let Some(current) = state.current() else {
+        return;
+    };
+    let waiting: Vec<Seat> = eligible(state, false)
+        .into_iter()
+        .filter(|&s| state.allied(current, s))
+        .collect();
+    if !waiting.is_empty() {
+        state.window = Some(Window {
+            waiting,
+            casts: Vec::new(),
+            after: After::Continue,
+            during_movement: true,
         });
     }
 }
@@ -382,12 +523,11 @@ pub fn answer(state: &mut State, seat: Seat, cast: Option<Cast>) {
     }
     let order = state
         .current()
-        .map(|c| state.seats_after(c))
+        .map(|c| turn_order(state, c))
         .unwrap_or_default();
     let mut casts = window.casts;
     casts.sort_by_key(|(s, _)| order.iter().position(|o| o == s));
-    for (s, cast) in casts {
-        resolve(state, s, cast);
-    }
-    open_window(state, window.after);
+    // Then everyone may answer what was cast, the active player too: its abilities come first
+    // of all on the priority scale (l.381, l.397), before its own base action resolves.
+    start_resolution(state, casts, window.after, true, window.during_movement);
 }

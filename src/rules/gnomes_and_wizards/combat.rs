@@ -117,7 +117,9 @@ pub fn flippable(state: &State, needed_flipped_neighbours: usize) -> Vec<TileId>
 }
 
 /// Flips tile `t`: units on it take fall damage and must move to the nearest face-up tile.
-pub fn flip(state: &mut State, t: TileId) {
+/// `by` is the player whose ability flipped it (their final blow wins the card), `None` for
+/// the Flip step and the solo crumbling earth.
+pub fn flip(state: &mut State, t: TileId, by: Option<usize>) {
     if state.is_mine(t) {
         return;
     }
@@ -130,7 +132,7 @@ pub fn flip(state: &mut State, t: TileId) {
     tile.flipped = true;
     tile.blockade = None;
     for u in state.units_on(t) {
-        damage(state, u, data::FALL_DAMAGE, None);
+        damage(state, u, data::FALL_DAMAGE, by);
         if state.unit(u).is_some_and(|x| x.on_board()) && !state.falls.contains(&u) {
             state.falls.push(u);
         }
@@ -140,24 +142,42 @@ pub fn flip(state: &mut State, t: TileId) {
     }
 }
 
-/// Where a falling unit may land: the nearest face-up tiles.
+/// Where a falling unit may land: the nearest face-up tiles, the way there passing no blockade
+/// unless it flies ("a unit cannot pass through the blockade unless they are Flying", l.497).
+/// Ruling: if blockades shut it off from every face-up tile, it falls as if they were not
+/// there (it must land somewhere, l.439), though never onto a blockade while it can avoid one.
 pub fn landing_tiles(state: &State, u: UnitRef) -> Vec<TileId> {
-    let Some(from) = state.unit(u).and_then(|x| x.tile) else {
+    let Some(unit) = state.unit(u) else {
         return Vec::new();
     };
-    let dist = state.geometry().distances(from, |_| true);
-    let best = state
-        .geometry()
-        .ids()
-        .filter(|&t| !state.flipped(t))
-        .filter_map(|t| dist.get(usize::from(t)).copied().flatten())
-        .min();
-    state
-        .geometry()
-        .ids()
-        .filter(|&t| !state.flipped(t))
-        .filter(|&t| best.is_some() && dist.get(usize::from(t)).copied().flatten() == best)
-        .collect()
+    let Some(from) = unit.tile else {
+        return Vec::new();
+    };
+    let nearest = |dist: &[Option<u8>]| -> Vec<TileId> {
+        let best = state
+            .geometry()
+            .ids()
+            .filter(|&t| !state.flipped(t))
+            .filter_map(|t| dist.get(usize::from(t)).copied().flatten())
+            .min();
+        state
+            .geometry()
+            .ids()
+            .filter(|&t| !state.flipped(t))
+            .filter(|&t| best.is_some() && dist.get(usize::from(t)).copied().flatten() == best)
+            .collect()
+    };
+    let by_rule = nearest(&state.reach(from, unit.has(Token::Flying)));
+    if !by_rule.is_empty() {
+        return by_rule;
+    }
+    let open = nearest(&state.geometry().distances(from, |t| {
+        state.tile(t).is_none_or(|s| s.blockade.is_none()) || state.flipped(t)
+    }));
+    if !open.is_empty() {
+        return open;
+    }
+    nearest(&state.geometry().distances(from, |_| true))
 }
 
 /// Lands a falling unit on `t`.

@@ -32,6 +32,8 @@ pub const BLACK_DICE: usize = 4;
 pub const REROLLS: u8 = 2;
 pub const ROUNDS: u8 = 10;
 pub const FLIP_FROM_ROUND: u8 = 6;
+/// 'Shorter Game': the first round played.
+pub const SHORTER_FIRST_ROUND: u8 = 5;
 pub const LEADER_HP: u8 = 15;
 pub const CLAN_HP: u8 = 10;
 pub const FALL_DAMAGE: u8 = 2;

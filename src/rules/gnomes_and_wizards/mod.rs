@@ -55,6 +55,8 @@ pub enum Variant {
     ShorterGame,
     TemporaryAlliances,
     EmpoweringCall,
+    /// 'Every Tribe for Themselves' (four players): Leaders start on any perimeter tile.
+    EveryTribeForThemselves,
 }
 
 /// Options: `{"variants":["fatigue"],"own_turn_casting":true,"tribes":["imblasham","betrumour"],"shape":"broad"}`.
@@ -97,7 +99,9 @@ impl Ruleset for GnomesAndWizards {
                 name: "variants",
                 description: "Rulebook variants to play: team_play (4 seats, gnomes vs wizards), \
                     balanced_terrain, fatigue, enemy_occupation, home_field, shorter_game, \
-                    temporary_alliances, empowering_call. Solo always plays enemy_occupation.",
+                    temporary_alliances, empowering_call, every_tribe_for_themselves (4 seats, \
+                    not with team_play: Leaders start on any perimeter tile). Solo always plays \
+                    enemy_occupation.",
                 default: serde_json::json!([]),
             },
             OptionDoc {
@@ -114,7 +118,12 @@ impl Ruleset for GnomesAndWizards {
             },
             OptionDoc {
                 name: "shape",
-                description: "'Shape It Up': standard (the rulebook's board), broad or long.",
+                description: "'Shape It Up': standard (the rulebook's board), broad, long, or \
+                    a board of your own, {\"hexagon\":[top, upper right, lower right, bottom, \
+                    lower left, upper left]}: a hexagon of triangles given by its six sides (a \
+                    side may be 0) that closes (top - bottom = lower left - upper right = lower \
+                    right - upper left), with 12 spaces per tribe and at most 12 more, at most 7 \
+                    rows high and 15 triangles wide; the innermost fifth are crystal mines.",
                 default: serde_json::json!("standard"),
             },
         ]
@@ -133,6 +142,7 @@ impl Ruleset for GnomesAndWizards {
             Options::with(&[Fatigue, EnemyOccupation]),
             Options::with(&[ShorterGame, EmpoweringCall]),
             Options::with(&[TemporaryAlliances]),
+            Options::with(&[EveryTribeForThemselves]),
         ];
         sets.push(Options {
             shape: Shape::Broad,
@@ -143,16 +153,30 @@ impl Ruleset for GnomesAndWizards {
             shape: Shape::Long,
             ..Options::default()
         });
+        sets.push(Options {
+            shape: Shape::Hexagon([3, 1, 3, 3, 1, 3]),
+            ..Options::default()
+        });
         sets
     }
 
     fn seats(options: &Options) -> RangeInclusive<usize> {
-        if options.has(Variant::TeamPlay) {
-            4..=4
-        } else if options.has(Variant::TemporaryAlliances) {
-            2..=4
-        } else {
-            1..=4
+        let by_variants =
+            if options.has(Variant::TeamPlay) || options.has(Variant::EveryTribeForThemselves) {
+                4..=4
+            } else if options.has(Variant::TemporaryAlliances) {
+                2..=4
+            } else {
+                1..=4
+            };
+        // A board of the players' own fits some player counts only.
+        let fits: Vec<usize> = board::seat_counts(options.shape)
+            .into_iter()
+            .filter(|s| by_variants.contains(s))
+            .collect();
+        match (fits.first(), fits.last()) {
+            (Some(&lo), Some(&hi)) => lo..=hi,
+            _ => by_variants,
         }
     }
 
@@ -165,6 +189,13 @@ impl Ruleset for GnomesAndWizards {
                 r.start(),
                 r.end()
             )));
+        }
+        board::check_shape(options.shape, seats.max(2)).map_err(SetupError)?;
+        if options.has(Variant::TeamPlay) && options.has(Variant::EveryTribeForThemselves) {
+            return Err(SetupError(
+                "every_tribe_for_themselves is a free-for-all: it cannot be played with team_play"
+                    .to_owned(),
+            ));
         }
         let tribes_needed = if seats == 1 { 2 } else { seats };
         let mut tribes = options.tribes.clone();

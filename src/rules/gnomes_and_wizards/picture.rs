@@ -351,12 +351,14 @@ fn target(state: &State, seat: Seat, action: &Action) -> Option<String> {
         | Action::Flip(t)
         | Action::CrumbleTile(t)
         | Action::Fall(t)
+        | Action::MoveUnitTo(t)
         | Action::Move { to: t, .. } => tile(*t),
         Action::Attack { target, .. } => unit(*target),
         Action::Summon { slot, .. } | Action::Empower { slot, .. } => tile_of(*slot),
-        Action::DrawCards { slot } | Action::Attach(slot) | Action::Charge { slot, .. } => {
-            unit(mine(*slot))
-        }
+        Action::DrawCards { slot }
+        | Action::Attach(slot)
+        | Action::AttachHeld { slot, .. }
+        | Action::Charge { slot, .. } => unit(mine(*slot)),
         Action::MarkReroll(i) => (*i < state.dice.len()).then(|| die_target(*i)),
         Action::Assign { face, .. } => state
             .dice

@@ -16,7 +16,7 @@ mod text;
 mod units;
 
 use super::actions::Action;
-use super::state::{After, Phase, State, Step, UnitRef};
+use super::state::{After, Phase, State, Step, UnitRef, Window};
 use super::{Variant, setup};
 use crate::rules::present::name_seats;
 use crate::rules::{ChoiceGroup, Presented, Seat, Section, Viewer};
@@ -93,6 +93,24 @@ fn headline(cx: &Ctx) -> String {
             )
         };
     }
+    if let Some(p) = s.placements.first() {
+        let u = p.unit;
+        return if cx.is_me(u.owner) {
+            format!(
+                "Your decision, {}: an ally's ability moves your {} up to {}; choose where it goes.",
+                cx.who(u.owner),
+                cx.unit(u),
+                plural(usize::from(p.spaces), "space", "spaces")
+            )
+        } else {
+            format!(
+                "An ability moves {}'s {}; {} chooses where it goes.",
+                cx.who(u.owner),
+                cx.unit(u),
+                cx.who(u.owner)
+            )
+        };
+    }
     if let Some((from, to)) = s.offer {
         return if cx.is_me(to) {
             format!(
@@ -110,7 +128,7 @@ fn headline(cx: &Ctx) -> String {
         };
     }
     if let Some(w) = &s.window {
-        let when = window_moment(cx, w.after);
+        let when = window_moment(cx, w);
         let me = w.waiting.iter().find(|&&seat| cx.is_me(seat));
         return match me {
             Some(&seat) => format!(
@@ -177,11 +195,27 @@ fn headline(cx: &Ctx) -> String {
 }
 
 /// When a reaction window is open, in words.
-fn window_moment(cx: &Ctx, after: After) -> String {
+fn window_moment(cx: &Ctx, w: &Window) -> String {
     let s = cx.state;
+    let after = w.after;
     let cur = cx
         .current_name()
         .unwrap_or_else(|| "the active player".to_owned());
+    if w.during_movement {
+        let mover = s.moving.map_or_else(
+            || "a unit".to_owned(),
+            |slot| {
+                s.current().map_or_else(
+                    || "a unit".to_owned(),
+                    |owner| cx.whose_unit(UnitRef { owner, slot }),
+                )
+            },
+        );
+        return format!("while {mover}, an ally's, is moving");
+    }
+    if after == After::BeginTurn {
+        return format!("as {} turn starts", text::poss(&cur));
+    }
     if after == After::ResolveAttack
         && let Some(a) = s.attack
     {
@@ -190,6 +224,14 @@ fn window_moment(cx: &Ctx, after: After) -> String {
             text::poss(&cx.whose_unit(a.attacker)),
             cx.whose_unit(a.target)
         );
+    }
+    if let After::Flip(t) = after {
+        let by = if s.solo() {
+            "the crumbling earth".to_owned()
+        } else {
+            cur.clone()
+        };
+        return format!("before {by} flips tile {t}, with units on it");
     }
     match s.step() {
         Some(Step::Assign) => format!("{cur} has kept the dice"),
@@ -318,6 +360,9 @@ fn variant_text(v: Variant) -> &'static str {
         }
         Variant::EmpoweringCall => {
             "Empowering call: 3 horns on a unit standing on an active Clan's tile fill one of that Clan's abilities."
+        }
+        Variant::EveryTribeForThemselves => {
+            "Every tribe for themselves: each Leader started on any tile of the board's outer edge."
         }
     }
 }

@@ -274,11 +274,36 @@ pub fn leader_choices(state: &State) -> Vec<TileId> {
         .iter()
         .filter_map(|p| p.unit(0).and_then(|u| u.tile))
         .collect();
-    state
-        .geometry()
-        .starts
-        .iter()
-        .copied()
+    let g = state.geometry();
+    // "If playing the variant 'Every Tribe for Themselves' with four players, place leaders
+    // on any tile on the outer perimeter of the board." (l.173)
+    let starts: Vec<TileId> = if state.options.has(Variant::EveryTribeForThemselves) {
+        g.ids()
+            .filter(|&t| g.tile(t).is_some_and(|p| p.edge))
+            .collect()
+    } else {
+        // A start that stays face down (a board of the players' own with more positions than
+        // tiles) gives way to the nearest face-up perimeter tiles (ruling 17).
+        let open = |t: TileId| {
+            !state.flipped(t) && g.tile(t).is_some_and(|p| p.edge && !p.mine && !p.centre)
+        };
+        let mut starts: Vec<TileId> = Vec::new();
+        for &s in &g.starts {
+            if !state.flipped(s) {
+                starts.push(s);
+                continue;
+            }
+            let dist = g.distances(s, |_| true);
+            let steps = |t: TileId| dist.get(usize::from(t)).copied().flatten();
+            let nearest = g.ids().filter(|&t| open(t)).filter_map(steps).min();
+            starts.extend(g.ids().filter(|&t| open(t) && steps(t) == nearest));
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        starts
+    };
+    starts
+        .into_iter()
         .filter(|t| !taken.contains(t) && !state.flipped(*t))
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use super::board::TileId;
 use super::combat;
-use super::data::unit_stats;
+use super::data::{Token, unit_stats};
 use super::state::{State, Status, Step, UnitRef};
 use super::turn;
 
@@ -63,27 +63,25 @@ pub fn crumble_choices(state: &State) -> Vec<TileId> {
     }
     let targets = target_units(state);
     if !targets.is_empty() {
-        let mut best: Option<u8> = None;
+        // The tiles nearest each tied unit: "If there is still a tie, the player chooses which
+        // unit is targeted" (l.572, l.574), and then which of its nearest tiles.
         let mut tiles: Vec<TileId> = Vec::new();
         for u in targets {
             let Some(from) = state.unit(u).and_then(|x| x.tile) else {
                 continue;
             };
             let dist = state.geometry().distances(from, |_| true);
-            for &t in &flippable {
-                let Some(d) = dist.get(usize::from(t)).copied().flatten() else {
-                    continue;
-                };
-                if best.is_none_or(|b| d < b) {
-                    best = Some(d);
-                    tiles.clear();
-                }
-                if best == Some(d) && !tiles.contains(&t) {
-                    tiles.push(t);
-                }
-            }
+            let d = |t: TileId| dist.get(usize::from(t)).copied().flatten();
+            let best = flippable.iter().filter_map(|&t| d(t)).min();
+            tiles.extend(
+                flippable
+                    .iter()
+                    .copied()
+                    .filter(|&t| best.is_some() && d(t) == best),
+            );
         }
         tiles.sort_unstable();
+        tiles.dedup();
         return tiles;
     }
     let tribe = state.tribe_of(0);
@@ -120,27 +118,13 @@ pub fn crumble(state: &mut State) -> bool {
             true
         }
         [t] => {
-            flip_one(state, *t);
+            turn::declare_flip(state, *t);
             true
         }
         _ => {
             state.solo_choice = choices;
             false
         }
-    }
-}
-
-/// The crumbling earth flips `t` (chosen or forced).
-pub fn flip_one(state: &mut State, t: TileId) {
-    state.solo_choice.clear();
-    combat::flip(state, t);
-    if let Some(Step::Flip { left }) = state.step().cloned() {
-        turn::set_step(
-            state,
-            Step::Flip {
-                left: left.saturating_sub(1),
-            },
-        );
     }
 }
 
@@ -151,6 +135,15 @@ pub fn strike_back(state: &mut State, attacker: UnitRef, tile: TileId) {
         .units_on(tile)
         .into_iter()
         .filter(|u| u.owner == 1)
+        .filter(|&u| {
+            // Counters stop its units too: "If a unit is sleeping, they cannot attack"
+            // (l.485), No attack (l.493), and a flier is attacked only by fliers (l.481).
+            let flying = |v: UnitRef| state.unit(v).is_some_and(|x| x.has(Token::Flying));
+            state
+                .unit(u)
+                .is_some_and(|x| !x.has(Token::Sleeping) && !x.has(Token::NoAttack))
+                && flying(u) == flying(attacker)
+        })
         .map(|u| (unit_stats(u.slot).attack, u))
         .collect();
     strikers.sort_unstable();

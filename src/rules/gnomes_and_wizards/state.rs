@@ -170,6 +170,10 @@ pub struct Player {
     pub reserve: u8,
     /// Secret ability cards in hand (secret), sorted.
     pub hand: Vec<CardId>,
+    /// Learned ability cards kept in hand to attach later (secret until attached), sorted:
+    /// "Learned Abilities that are still in their hand" (l.357).
+    #[serde(default)]
+    pub learned_hand: Vec<CardId>,
     /// Enemy unit cards collected by dealing the final blow.
     pub trophies: Vec<(Tribe, u8)>,
     pub eliminated: bool,
@@ -183,6 +187,7 @@ impl Player {
             units: (0..7).map(Unit::new).collect(),
             reserve: 0,
             hand: Vec::new(),
+            learned_hand: Vec::new(),
             trophies: Vec::new(),
             eliminated: false,
             automaton,
@@ -216,7 +221,8 @@ pub struct DrawState {
     pub from: Vec<Deck>,
     /// Cards drawn so far (secret to the drawer).
     pub drawn: Vec<CardId>,
-    /// The Learned card kept, waiting to be attached to a unit.
+    /// The Learned card kept, waiting to be attached to a unit or held in hand (secret to the
+    /// drawer until attached).
     pub attach: Option<CardId>,
 }
 
@@ -300,6 +306,12 @@ pub enum After {
     ResolveAttack,
     /// After the roll, a unit's movement, a cast or Call to War: play goes on.
     Continue,
+    /// Before a tile flip takes effect (the Flip step or the solo crumbling earth): the units
+    /// on it may still be moved off (l.409-411, l.580); then the tile flips.
+    Flip(TileId),
+    /// At the start of a turn (counters ended): then the turn's steps begin (l.365: "at almost
+    /// any point during any player's turn").
+    BeginTurn,
 }
 
 /// A reaction window: the seats that may cast now, each answering `cast` or `pass`.
@@ -310,6 +322,33 @@ pub struct Window {
     /// Casts declared in this window, resolved in turn order when everyone has answered.
     pub casts: Vec<(Seat, Cast)>,
     pub after: After,
+    /// Opened while the active player's unit moves: only its allies are asked ("you can play
+    /// abilities during ally unit movement, just not during enemy movement", l.375).
+    #[serde(default)]
+    pub during_movement: bool,
+}
+
+/// A unit moved by another player's ability (a teammate's or a temporary ally's): "the player
+/// who controls that unit decides which space the unit moves to" (l.383).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    pub unit: UnitRef,
+    /// The ability moves it up to this many spaces.
+    pub spaces: u8,
+}
+
+/// Casts being resolved in turn order; paused while a moved unit's controller places it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolving {
+    /// The casts still to resolve, in order.
+    pub casts: Vec<(Seat, Cast)>,
+    /// What the window that follows them leads to.
+    pub after: After,
+    /// Whether the active player is asked in that window too.
+    pub with_current: bool,
+    /// Whether that window falls in the active player's unit's movement (allies only).
+    #[serde(default)]
+    pub during_movement: bool,
 }
 
 /// An attack declared and not yet resolved.
@@ -359,14 +398,25 @@ pub struct State {
     /// Units that must fall to the nearest face-up tile (their owner chooses).
     pub falls: Vec<UnitRef>,
     pub window: Option<Window>,
+    /// Units moved by another player's ability, waiting for their controller to place them.
+    #[serde(default)]
+    pub placements: Vec<Placement>,
+    /// Casts still being resolved (after a placement they go on).
+    #[serde(default)]
+    pub resolving: Option<Resolving>,
     /// What happens once the window and any falls are over (a queue: usually one entry).
     pub pending_after: Vec<After>,
     pub attack: Option<PendingAttack>,
     /// Temporary alliances in force (pairs of seats, lower first), and an open offer.
     pub alliances: Vec<(Seat, Seat)>,
     pub offer: Option<(Seat, Seat)>,
-    /// Seats offered an alliance this turn (one offer per seat per turn).
+    /// Seats offered an alliance by the active player this turn (games saved before
+    /// `offered_pairs`).
     pub offered: Vec<Seat>,
+    /// Pairs of seats (lower first) between which an alliance was offered this turn: one offer
+    /// per pair per turn.
+    #[serde(default)]
+    pub offered_pairs: Vec<(Seat, Seat)>,
     /// Solo: the tiles the crumbling earth may flip now, tied (the player picks), and the
     /// units already hit this turn.
     pub solo_choice: Vec<TileId>,
@@ -409,7 +459,11 @@ impl State {
             piles: Vec::new(),
             players,
             phase: Phase::Tribes,
-            round: if shorter { 5 } else { 1 },
+            round: if shorter {
+                data::SHORTER_FIRST_ROUND
+            } else {
+                1
+            },
             last_round: data::ROUNDS,
             first_player: 0,
             turns_this_round: 0,
@@ -428,11 +482,14 @@ impl State {
             bottom_secret: Vec::new(),
             falls: Vec::new(),
             window: None,
+            placements: Vec::new(),
+            resolving: None,
             pending_after: Vec::new(),
             attack: None,
             alliances: Vec::new(),
             offer: None,
             offered: Vec::new(),
+            offered_pairs: Vec::new(),
             solo_choice: Vec::new(),
             solo_hit: Vec::new(),
             extra_round: false,
@@ -534,8 +591,8 @@ impl State {
         self.alliances.contains(&pair)
     }
 
-    /// The tiles a unit of `owner` may pass through (not a blockade of another side, unless
-    /// flying).
+    /// Whether a unit may pass through or enter tile `t`: "a unit cannot pass through the
+    /// blockade unless they are Flying" (l.497), whoever placed it, its own side too.
     pub fn passable(&self, t: TileId, flying: bool) -> bool {
         flying || self.tile(t).is_none_or(|s| s.blockade.is_none())
     }

@@ -39,13 +39,33 @@ fn step_once(state: &mut State) -> bool {
         }
         return true;
     }
+    if !state.placements.is_empty() {
+        match cast::placement_tiles(state).as_slice() {
+            [] => {
+                state.placements.remove(0);
+            }
+            [t] => cast::place_moved(state, *t),
+            _ => return false,
+        }
+        return true;
+    }
+    if state.resolving.is_some() {
+        cast::continue_resolution(state);
+        return true;
+    }
     if state.offer.is_some() || state.window.is_some() || !state.solo_choice.is_empty() {
         return false;
     }
     if !state.pending_after.is_empty() {
-        let after = state.pending_after.remove(0);
-        if after == After::ResolveAttack {
-            resolve_attack(state);
+        match state.pending_after.remove(0) {
+            After::ResolveAttack => resolve_attack(state),
+            After::Flip(t) => flip_now(state, t),
+            After::Continue => {}
+            After::BeginTurn => {
+                if let Some(seat) = state.current() {
+                    begin_planning(state, seat);
+                }
+            }
         }
         return true;
     }
@@ -121,6 +141,29 @@ fn step_once(state: &mut State) -> bool {
             changed
         }
         Step::Act => {
+            if let Some(slot) = state.moving {
+                // An ally's ability cast during the movement may have taken the moving unit off
+                // the board, or changed the board so that, passing over a flipped tile, it
+                // can reach no face-up tile: its movement ends (ruling: it then lands on the
+                // nearest face-up tile as a falling unit does, without fall damage).
+                let me = UnitRef { owner: seat, slot };
+                let tile = state.unit(me).filter(|u| u.on_board()).and_then(|u| u.tile);
+                let stranded = tile.is_some_and(|t| {
+                    state.flipped(t)
+                        && !state
+                            .geometry()
+                            .adjacent(t)
+                            .iter()
+                            .any(|&to| can_step(state, seat, slot, to))
+                });
+                if tile.is_none() || stranded {
+                    state.moving = None;
+                    if stranded {
+                        state.falls.push(me);
+                    }
+                    return true;
+                }
+            }
             if let Some(slot) = state.must_attack
                 && occupation_targets(state, seat, slot).is_empty()
             {
@@ -164,7 +207,14 @@ pub fn begin_game(state: &mut State) {
 
 fn flips_from(state: &State) -> u8 {
     if state.solo() {
-        2
+        // "Each turn, with exception of the first turn" (l.568): the first turn is round 5
+        // in a shorter game.
+        let first = if state.options.has(Variant::ShorterGame) {
+            data::SHORTER_FIRST_ROUND
+        } else {
+            1
+        };
+        first + 1
     } else if state.options.has(Variant::ShorterGame) {
         data::FLIP_FROM_ROUND + 1
     } else {
@@ -182,7 +232,8 @@ fn start_turn(state: &mut State, seat: Seat) {
         set_step(state, Step::Reenter);
         return;
     }
-    begin_planning(state, seat);
+    // Other players may cast as the turn starts, before the flip or the roll.
+    cast::open_window(state, After::BeginTurn);
 }
 
 pub fn begin_planning(state: &mut State, seat: Seat) {
@@ -351,9 +402,20 @@ fn occupation_applies(state: &State) -> bool {
 
 /// Whether tile `t` has more enemy units than the mover's allies already there (the moving
 /// unit itself does not count: each enemy must already be "occupied by another ally unit").
+///
+/// Only enemies it could attack count: a Flying unit "cannot attack or be attacked unless
+/// another unit is also flying" (l.481), so a flier passes over units on the ground and a unit
+/// on the ground is not stopped by fliers.
 fn enemies_unoccupied(state: &State, seat: Seat, t: TileId) -> bool {
     let here = state.units_on(t);
-    let enemies = here.iter().filter(|u| !state.allied(seat, u.owner)).count();
+    let flies = |u: UnitRef| state.unit(u).is_some_and(|x| x.has(Token::Flying));
+    let mover_flies = state
+        .moving
+        .is_some_and(|slot| flies(UnitRef { owner: seat, slot }));
+    let enemies = here
+        .iter()
+        .filter(|u| !state.allied(seat, u.owner) && flies(**u) == mover_flies)
+        .count();
     let others = here
         .iter()
         .filter(|u| state.allied(seat, u.owner))
@@ -423,7 +485,10 @@ pub fn declare_attack(state: &mut State, seat: Seat, slot: u8, target: UnitRef, 
 }
 
 /// Resolves the pending attack: solo, the automaton's units on the tile strike first; if the
-/// attacker or the target is no longer on the tile, the attack misses ('Evade').
+/// attacker or the target is no longer on the tile, the attack misses ('Evade'); abilities
+/// cast in the window before it come first (l.381), so it also misses when the attacker now
+/// sleeps or may not attack, or when one of the two flies and the other does not (l.481,
+/// l.485, l.493). The attack is spent either way.
 fn resolve_attack(state: &mut State) {
     let Some(attack) = state.attack.take() else {
         return;
@@ -431,13 +496,59 @@ fn resolve_attack(state: &mut State) {
     if state.solo() && attack.target.owner == 1 {
         solo::strike_back(state, attack.attacker, attack.tile);
     }
+    if attack_stands(state, &attack) {
+        combat::attack(state, attack.target, attack.power, attack.attacker.owner);
+    }
+}
+
+/// Whether a declared attack can still land: both units on the tile, the attacker neither
+/// Sleeping nor under No attack, and both flying or neither.
+pub fn attack_stands(state: &State, attack: &PendingAttack) -> bool {
     let here = |u: UnitRef| {
         state
             .unit(u)
-            .is_some_and(|x| x.on_board() && x.tile == Some(attack.tile))
+            .filter(|x| x.on_board() && x.tile == Some(attack.tile))
     };
-    if here(attack.attacker) && here(attack.target) {
-        combat::attack(state, attack.target, attack.power, attack.attacker.owner);
+    let (Some(attacker), Some(target)) = (here(attack.attacker), here(attack.target)) else {
+        return false;
+    };
+    !attacker.has(Token::Sleeping)
+        && !attacker.has(Token::NoAttack)
+        && attacker.has(Token::Flying) == target.has(Token::Flying)
+}
+
+/// A tile flip is declared (the Flip step, or the solo crumbling earth chooses a tile): when
+/// units stand on it, the players who may answer get a reaction window before it takes
+/// effect, since other players' abilities come before the current player's base actions,
+/// "Flip Tiles" among them (l.381, l.409-411); solo, the player is asked when one of their
+/// own units stands on it ("abilities may be used to avoid fall damage", l.580).
+pub fn declare_flip(state: &mut State, t: TileId) {
+    state.solo_choice.clear();
+    let here = state.units_on(t);
+    let waiting = if state.solo() {
+        if here.iter().any(|u| u.owner == 0) {
+            cast::eligible(state, true)
+        } else {
+            Vec::new()
+        }
+    } else if here.is_empty() {
+        Vec::new()
+    } else {
+        cast::eligible(state, false)
+    };
+    cast::open_window_for(state, After::Flip(t), waiting);
+}
+
+/// The declared flip takes effect: units still on the tile take fall damage and fall.
+fn flip_now(state: &mut State, t: TileId) {
+    combat::flip(state, t, None);
+    if let Some(Step::Flip { left }) = state.step().cloned() {
+        set_step(
+            state,
+            Step::Flip {
+                left: left.saturating_sub(1),
+            },
+        );
     }
 }
 
@@ -507,6 +618,7 @@ pub fn end_turn(state: &mut State) {
     state.draw = None;
     state.attack = None;
     state.offered.clear();
+    state.offered_pairs.clear();
     state.solo_hit.clear();
     state.turns_this_round += 1;
     if state.turns_this_round >= state.seats {
@@ -630,16 +742,26 @@ pub fn finish(state: &mut State, by_rounds: bool) {
         return;
     }
     let names: Vec<String> = winners.iter().map(|s| format!("seat {s}")).collect();
+    let how = if by_rounds {
+        " after the last round".to_owned()
+    } else {
+        // The battle ended early: say who was left standing, which need not be the winner
+        // (an eliminated player's defeated enemies still score).
+        let standing: Vec<String> = (0..state.seats)
+            .filter(|&s| standing(state, s))
+            .map(|s| format!("seat {s}"))
+            .collect();
+        if standing.is_empty() {
+            ": the battle ended with no side left standing".to_owned()
+        } else {
+            format!(
+                ": the battle ended with only {} left standing",
+                standing.join(" and ")
+            )
+        }
+    };
     state.result = Some(Result {
-        summary: format!(
-            "{} won with {best} points{}.",
-            names.join(" and "),
-            if by_rounds {
-                " after the last round"
-            } else {
-                ": no other side was left standing"
-            }
-        ),
+        summary: format!("{} won with {best} points{how}.", names.join(" and ")),
         winners,
         scores,
     });

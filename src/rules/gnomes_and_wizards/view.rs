@@ -1,6 +1,7 @@
 //! What each viewer sees: the state view, the log's visibility and redaction, and the
-//! one-line descriptions. Secret: each hand of Secret abilities, the cards being drawn, the
-//! decks (shown as counts). Everything else is public.
+//! one-line descriptions. Secret: each hand of Secret abilities and of Learned cards held,
+//! the cards being drawn and the Learned card kept until it is attached, the decks (shown as
+//! counts). Everything else is public.
 
 use serde_json::{Value, json};
 
@@ -40,6 +41,13 @@ pub fn prompt(state: &State) -> String {
         return format!(
             "{} must land on the nearest face-up tile",
             unit_name(state, *u)
+        );
+    }
+    if let Some(p) = state.placements.first() {
+        return format!(
+            "{} must choose where {}, moved by an ability, goes",
+            owner_name(state, p.unit.owner),
+            unit_name(state, p.unit)
         );
     }
     if let Some((from, to)) = state.offer {
@@ -106,7 +114,7 @@ fn unit_view(state: &State, owner: usize, u: &Unit) -> Value {
         "attacked": u.attacked,
         "fatigued": u.fatigued,
         "innate": tribe.innate(u.slot).map(|a| json!({
-            "name": a.name, "cost": a.cost, "charge": u.innate_charge,
+            "name": a.name, "cost": a.cost, "charge": u.innate_charge, "text": a.text(),
         })),
         "learned": u.learned.map(|c| json!({ "ability": card_view(c), "charge": u.learned_charge })),
         "counters": u.counters,
@@ -152,6 +160,8 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
                 "reserve": p.reserve,
                 "hand_count": p.hand.len(),
                 "hand": if sees { json!(p.hand.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
+                "learned_hand_count": p.learned_hand.len(),
+                "learned_hand": if sees { json!(p.learned_hand.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
                 "trophies": p.trophies.iter().map(|&(t, slot)| json!({"tribe": t, "unit": t.unit_name(slot)})).collect::<Vec<_>>(),
                 "score": state.score(owner),
                 "eliminated": p.eliminated,
@@ -164,7 +174,8 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         json!({
             "drawn_count": d.drawn.len(),
             "drawn": if sees { json!(d.drawn.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
-            "learned_to_attach": d.attach.map(card_view),
+            "learned_kept": d.attach.is_some(),
+            "learned_to_attach": if sees { json!(d.attach.map(card_view)) } else { Value::Null },
         })
     });
     json!({
@@ -188,6 +199,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "decks": { "learned": state.deck_count(Deck::Learned), "secret": state.deck_count(Deck::Secret) },
         "reaction_window": state.window,
         "falling_units": state.falls,
+        "units_to_place": state.placements,
         "alliances": state.alliances,
         "alliance_offer": state.offer,
         "tied_crumble_tiles": state.solo_choice,
@@ -274,6 +286,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         Action::Flip(t) => format!("flips tile {t}"),
         Action::CrumbleTile(t) => format!("has the crumbling earth flip tile {t}"),
         Action::Fall(t) => format!("lands the falling unit on tile {t}"),
+        Action::MoveUnitTo(t) => format!("places the unit moved by the ability on tile {t}"),
         Action::MarkReroll(i) => format!("marks or unmarks die {i} for re-rolling"),
         Action::Reroll => "re-rolls the marked dice".to_owned(),
         Action::KeepDice => "keeps the dice".to_owned(),
@@ -316,6 +329,12 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         }
         Action::Attach(slot) => format!(
             "attaches the Learned ability to the {}",
+            state.tribe_of(cur).unit_name(*slot)
+        ),
+        Action::HoldLearned => "keeps the Learned card in hand, to attach later".to_owned(),
+        Action::AttachHeld { card, slot } => format!(
+            "attaches the Learned {} from hand to the {}",
+            data::card_name(*card),
             state.tribe_of(cur).unit_name(*slot)
         ),
         Action::Empower {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::data::{CardId, FigureKind, Structure, Terrain};
-use super::state::{CombatStep, Phase, Pos, State, Unit};
+use super::state::{CombatStep, Phase, Pos, State, Stop, Unit};
 use super::{combat, flow, legal, movement, powers};
 use crate::rules::{Actor, Chance, Next, RuleError, Seat};
 
@@ -54,10 +54,13 @@ pub enum Action {
     Empire {
         at: Pos,
     },
+    /// Alter Terrain, first step: the square whose tile changes …
     AlterTerrain {
         at: Pos,
-        terrain: Terrain,
     },
+    /// … second step: its new terrain type.
+    AlterTerrainTo(Terrain),
+    CancelAlterTerrain,
     Haste {
         figure: u16,
     },
@@ -115,6 +118,13 @@ pub enum Action {
     },
     Discard(CardId),
     EndTurn,
+
+    // Stops for "Once on your Turn" powers (ruling 22).
+    /// End this step as usual (the Movement phase, the End phase, the Declaration phase), and
+    /// stop at `Stop` to use a power there: `{"stop_before":"recruit_roll"}`.
+    StopBefore(Stop),
+    /// Leave a stop: the turn goes on.
+    GoOn,
 }
 
 impl Action {
@@ -169,7 +179,7 @@ pub fn next(state: &State) -> Next<Action> {
         Phase::Recruit | Phase::Allies => Next::Chance(Chance {
             outcomes: (1..=6).map(|n| (Action::RollDie(n), 1)).collect(),
         }),
-        Phase::Movement | Phase::RecruitPlace { .. } | Phase::End => {
+        Phase::Movement | Phase::RecruitPlace { .. } | Phase::End | Phase::Stop(_) => {
             Next::Players(vec![state.current])
         }
     }
@@ -251,11 +261,17 @@ fn perform(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleE
             _ => powers::play_card(state, seat, *c),
         },
         Action::DoneCards => combat::done_cards(state),
+        Action::Artificer { .. } if matches!(state.phase, Phase::Combat(_)) => {
+            powers::perform(state, seat, action);
+            combat::card_played(state);
+        }
         Action::EndMovement => flow::end_movement(state),
         Action::Recruit { figure, at } => flow::recruit(state, seat, *figure, *at),
         Action::Realign { permanent, hand } => flow::realign(state, seat, *permanent, *hand),
         Action::Discard(c) => flow::discard(state, seat, *c),
         Action::EndTurn => flow::end_turn(state),
+        Action::StopBefore(stop) => flow::stop_before(state, seat, *stop),
+        Action::GoOn => flow::go_on(state),
         _ => powers::perform(state, seat, action),
     }
     Ok(())

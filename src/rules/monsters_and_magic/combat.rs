@@ -1,10 +1,11 @@
 //! Combat: "Resolve Combats immediately." The moving figure attacks the enemy figure, then
-//! the enemy garrison; both sides may play hand cards for force (attacker first, then the
-//! defender as a reaction), then each rolls 2D6; the higher total wins, a tie destroys both.
+//! the enemy garrison; each side rolls 2D6, permanent cards count, then the sides take turns
+//! playing hand cards for force (attacker first, each may answer the other) until both pass;
+//! the higher total wins, a tie destroys both.
 
 use super::data::{CardId, Effect, ForceBonus, Power, Role, Structure, UnitKind, hand_effects};
 use super::flow::check_elimination;
-use super::state::{Combat, CombatReport, CombatStep, Defender, Phase, Pos, State};
+use super::state::{Combat, CombatReport, CombatStep, Defender, Phase, Pos, PowerSource, State};
 use crate::rules::Seat;
 
 /// One side of a fight, as force is worked out for it.
@@ -112,7 +113,8 @@ fn side_in_window(state: &State) -> Option<Side> {
 }
 
 /// Hand cards `seat` may play in the open card window: those that add force to its unit in
-/// this fight (the Artificer: on its figure).
+/// this fight. (The Artificer is an "OT" power: the attacker uses it with the `artificer`
+/// action; a defender cannot, "OT = Once on your Turn".)
 pub fn playable_cards(state: &State, seat: Seat) -> Vec<CardId> {
     let Some(side) = side_in_window(state).filter(|s| s.seat == seat) else {
         return Vec::new();
@@ -127,12 +129,18 @@ pub fn playable_cards(state: &State, seat: Seat) -> Vec<CardId> {
         .filter(|&c| {
             let effects: Vec<&Effect> = hand_effects(c).iter().collect();
             effects_force(state, &side, &effects) > 0
-                || (side.figure.is_some()
-                    && hand_effects(c).contains(&Effect::Power(Power::Artificer)))
         })
         .collect();
     out.dedup();
     out
+}
+
+/// The attacking figure, when the attacker's card window is open and `seat` may use an
+/// Artificer on it now.
+pub fn artificer_target(state: &State, seat: Seat) -> Option<u16> {
+    let side = side_in_window(state).filter(|s| s.seat == seat && s.role == Role::Attacking)?;
+    state.power_source(seat, Power::Artificer)?;
+    side.figure
 }
 
 /// A moving figure entered `at`: combat if enemy units are there.
@@ -153,46 +161,78 @@ pub fn enter(state: &mut State, attacker: u16, at: Pos) {
     // "If both, the defending Figure will fight first, then the Garrison."
     match enemy_figure.or(enemy_garrison) {
         Some((defender_seat, defender)) => {
-            let mut combat = Combat {
+            // "Attacker and Defender both roll 2D6 each." first of all.
+            state.phase = Phase::Combat(Combat {
                 attacker,
                 at,
                 defender_seat,
                 defender,
-                step: CombatStep::AttackerCards,
+                step: CombatStep::AttackerRoll,
                 attack_roll: None,
-            };
-            combat.step = first_window(state, &combat);
-            state.phase = Phase::Combat(combat);
+                defence_roll: None,
+                passes: 0,
+            });
         }
         None => state.phase = Phase::Movement,
     }
 }
 
-/// A side with no cards in hand has no window (hand sizes are public).
-fn first_window(state: &State, combat: &Combat) -> CombatStep {
-    let has_cards = |s: Seat| state.players.get(s).is_some_and(|p| !p.hand.is_empty());
-    if has_cards(state.current) {
-        CombatStep::AttackerCards
-    } else {
-        after_attacker(state, combat)
+/// Whether `seat` has anything it could play in a card window: a hand card, or (the attacker)
+/// an unused permanent Artificer. Hand sizes and permanent cards are public, so whether a
+/// window opens tells nobody anything.
+fn has_window(state: &State, combat: &Combat, seat: Seat) -> bool {
+    let hand = state.players.get(seat).is_some_and(|p| !p.hand.is_empty());
+    let artificer = seat == state.current
+        && matches!(
+            state.power_source(seat, Power::Artificer),
+            Some(PowerSource::Permanent(_))
+        )
+        && combat.defender_seat != seat;
+    hand || artificer
+}
+
+/// The card windows take turns, the attacker's first; a window with nothing to play closes
+/// by itself; after two windows closed in a row without a card, the fight is settled.
+fn next_window(state: &mut State) {
+    for _ in 0..4 {
+        let Phase::Combat(c) = &state.phase else {
+            return;
+        };
+        let c = c.clone();
+        if c.passes >= 2 {
+            resolve(state, &c);
+            return;
+        }
+        let seat = match c.step {
+            CombatStep::AttackerCards => state.current,
+            CombatStep::DefenderCards => c.defender_seat,
+            _ => return,
+        };
+        if has_window(state, &c, seat) {
+            return;
+        }
+        pass_window(state, false);
     }
 }
 
-fn after_attacker(state: &State, combat: &Combat) -> CombatStep {
-    let has_cards = state
-        .players
-        .get(combat.defender_seat)
-        .is_some_and(|p| !p.hand.is_empty());
-    if has_cards {
-        CombatStep::DefenderCards
-    } else {
-        CombatStep::AttackerRoll
+/// Hands the card play to the other side; `played`: a card was just played.
+fn pass_window(state: &mut State, played: bool) {
+    if let Phase::Combat(c) = &mut state.phase {
+        c.passes = if played {
+            0
+        } else {
+            c.passes.saturating_add(1)
+        };
+        c.step = match c.step {
+            CombatStep::AttackerCards => CombatStep::DefenderCards,
+            _ => CombatStep::AttackerCards,
+        };
     }
 }
 
-/// "Players may play (discard) hand cards to get Force bonuses from them."
+/// "Players may play (discard) hand cards to get Force bonuses from them." The other side may
+/// answer.
 pub fn play_card(state: &mut State, seat: Seat, card: CardId) {
-    let figure = side_in_window(state).and_then(|s| s.figure);
     let Some(player) = state.players.get_mut(seat) else {
         return;
     };
@@ -201,31 +241,22 @@ pub fn play_card(state: &mut State, seat: Seat, card: CardId) {
     }
     player.played.push(card);
     state.discard.push(card);
-    if hand_effects(card).contains(&Effect::Power(Power::Artificer))
-        && let Some(f) = figure.and_then(|id| state.figure_mut(id))
-    {
-        f.boosted = f.boosted.saturating_add(1);
-    }
-    // A window closes when its hand is empty.
-    let empty = state.players.get(seat).is_none_or(|p| p.hand.is_empty());
-    if empty {
-        done_cards(state);
-    }
+    card_played(state);
+}
+
+/// A card (or the attacker's Artificer) was played in the open window: the other side's turn.
+pub fn card_played(state: &mut State) {
+    pass_window(state, true);
+    next_window(state);
 }
 
 pub fn done_cards(state: &mut State) {
-    let next = match combat_of(state) {
-        Some(c) if c.step == CombatStep::AttackerCards => after_attacker(state, c),
-        Some(_) => CombatStep::AttackerRoll,
-        None => return,
-    };
-    if let Phase::Combat(c) = &mut state.phase {
-        c.step = next;
-    }
+    pass_window(state, false);
+    next_window(state);
 }
 
-/// "Attacker and Defender both roll 2D6 each": the attacker's roll, then the defender's,
-/// which settles the fight.
+/// "Attacker and Defender both roll 2D6 each": the attacker's roll, then the defender's; then
+/// the card windows.
 pub fn roll(state: &mut State, sum: u8) {
     let Phase::Combat(combat) = &mut state.phase else {
         return;
@@ -236,19 +267,22 @@ pub fn roll(state: &mut State, sum: u8) {
             combat.step = CombatStep::DefenderRoll;
         }
         CombatStep::DefenderRoll => {
-            let combat = combat.clone();
-            resolve(state, &combat, sum);
+            combat.defence_roll = Some(sum);
+            combat.step = CombatStep::AttackerCards;
+            combat.passes = 0;
+            next_window(state);
         }
         _ => {}
     }
 }
 
-fn resolve(state: &mut State, combat: &Combat, defence_roll: u8) {
+fn resolve(state: &mut State, combat: &Combat) {
     let Some((attacker, defender)) = sides(state, combat) else {
         state.phase = Phase::Movement;
         return;
     };
     let attack_roll = combat.attack_roll.unwrap_or(0);
+    let defence_roll = combat.defence_roll.unwrap_or(0);
     let attack_force = force(state, &attacker);
     let defence_force = force(state, &defender);
     let attack = i32::from(attack_roll) + attack_force;

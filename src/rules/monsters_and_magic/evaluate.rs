@@ -62,14 +62,18 @@ fn fight(state: &State, combat: &Combat, seat: Seat) -> i64 {
         return steady(state, seat);
     };
     let (attack, defence) = (force(state, &attacker), force(state, &defender));
-    // Chances in 1296ths (two 2D6 rolls), or 36ths once the attacker has rolled.
+    // Chances in 1296ths (two 2D6 rolls), 36ths once the attacker has rolled, 1 once both have.
     let (mut wins, mut ties, mut losses) = (0i64, 0i64, 0i64);
     let attack_rolls: Vec<(u8, i64)> = match combat.attack_roll {
         Some(roll) => vec![(roll, 1)],
         None => two_dice(),
     };
+    let defence_rolls: Vec<(u8, i64)> = match combat.defence_roll {
+        Some(roll) => vec![(roll, 1)],
+        None => two_dice(),
+    };
     for (a, wa) in &attack_rolls {
-        for (d, wd) in two_dice() {
+        for &(d, wd) in &defence_rolls {
             let (at, de) = (i32::from(*a) + attack, i32::from(d) + defence);
             let w = wa * wd;
             match at.cmp(&de) {

@@ -2,7 +2,7 @@
 //! recruitment, the End phase, turns and the four ways to win.
 
 use super::data::{CardId, DECLARE_AT, FigureKind, GARRISONS_PER_SET, Structure, Terrain};
-use super::state::{Figure, Phase, Pos, State, opposite, put, take};
+use super::state::{Figure, Phase, Pos, State, Stop, opposite, put, take};
 use crate::rules::{Outcome, Seat};
 
 /// Runs the steps nobody decides, until a decision or a chance step is due.
@@ -81,7 +81,20 @@ fn step(state: &mut State) -> bool {
             }
         }
         Phase::Allies => {
-            state.phase = Phase::Recruit;
+            state.phase = if take_stop(state, Stop::RecruitRoll) {
+                Phase::Stop(Stop::RecruitRoll)
+            } else {
+                Phase::Recruit
+            };
+            true
+        }
+        // A power used before placing the recruit (Polymorph into its type, say) can leave
+        // nothing to place: the roll then gains nothing.
+        Phase::RecruitPlace { roll }
+            if state.pending.is_none()
+                && super::legal::recruits(state, state.current, *roll).is_empty() =>
+        {
+            state.phase = Phase::End;
             true
         }
         _ => false,
@@ -203,6 +216,7 @@ pub fn first_player_roll(state: &mut State, sum: u8) {
         && let Some(slot) = rolls.get_mut(seat)
     {
         *slot = Some(sum);
+        state.first_rolls.push((seat, sum));
     }
 }
 
@@ -260,13 +274,65 @@ pub fn begin_turn(state: &mut State, turn: u32) {
         );
         return;
     }
-    // Declaration phase.
+    if take_stop(state, Stop::Declaration) {
+        state.phase = Phase::Stop(Stop::Declaration);
+        return;
+    }
+    declaration(state);
+}
+
+/// Whether the current player asked to stop at `stop`; the request is used up.
+fn take_stop(state: &mut State, stop: Stop) -> bool {
+    let seat = state.current;
+    match state.players.get_mut(seat) {
+        Some(player) if player.stop == Some(stop) => {
+            player.stop = None;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `stop_before`: the step ends as usual, and the turn stops at `stop` (ruling 22).
+pub fn stop_before(state: &mut State, seat: Seat, stop: Stop) {
+    if let Some(player) = state.players.get_mut(seat) {
+        player.stop = Some(stop);
+    }
+    match stop {
+        Stop::Declaration => end_turn(state),
+        Stop::Garrison => declaration(state),
+        Stop::RecruitRoll => end_movement(state),
+    }
+}
+
+/// `go_on`: the turn goes on from the stop.
+pub fn go_on(state: &mut State) {
+    match state.phase {
+        Phase::Stop(Stop::Declaration) => declaration(state),
+        Phase::Stop(Stop::Garrison) => garrison(state),
+        Phase::Stop(Stop::RecruitRoll) => state.phase = Phase::Recruit,
+        _ => {}
+    }
+}
+
+/// The Declaration phase, then (unless the player stops before it) the Garrison phase.
+fn declaration(state: &mut State) {
+    let seat = state.current;
     let declared = state.declarable(seat);
     if let Some(player) = state.players.get_mut(seat) {
         player.declared = declared;
     }
-    // Garrison phase: "For each space you occupy with a Figure that does not also have a
-    // Garrison, place a Garrison Marker into it."
+    if take_stop(state, Stop::Garrison) {
+        state.phase = Phase::Stop(Stop::Garrison);
+        return;
+    }
+    garrison(state);
+}
+
+/// The Garrison phase: "For each space you occupy with a Figure that does not also have a
+/// Garrison, place a Garrison Marker into it." Then the Movement phase.
+fn garrison(state: &mut State) {
+    let seat = state.current;
     let spots: Vec<Pos> = state
         .figures
         .iter()
@@ -324,12 +390,22 @@ pub fn recruit(state: &mut State, seat: Seat, kind: FigureKind, at: Pos) {
     state.phase = Phase::End;
 }
 
-/// The optional Realignment rule: a permanent card and a hand card change places.
+/// The optional Realignment rule: "discard 1 of your permanent cards and replace it with a
+/// card from your hand". The old permanent card goes to the (face-up) discard pile.
 pub fn realign(state: &mut State, seat: Seat, permanent: CardId, hand: CardId) {
-    swap_permanent(state, seat, permanent, hand);
+    if let Some(player) = state.players.get_mut(seat)
+        && let Some(i) = player.permanent.iter().position(|&c| c == permanent)
+        && take(&mut player.hand, hand)
+        && let Some(slot) = player.permanent.get_mut(i)
+    {
+        *slot = hand;
+        state.discard.push(permanent);
+    }
     state.realigned = true;
 }
 
+/// The Diplomat's "Switch": the permanent card goes into the hand, the hand card takes its
+/// place.
 pub fn swap_permanent(state: &mut State, seat: Seat, permanent: CardId, hand: CardId) {
     if let Some(player) = state.players.get_mut(seat)
         && let Some(i) = player.permanent.iter().position(|&c| c == permanent)
@@ -386,11 +462,29 @@ pub fn finish_on_spaces(state: &mut State) {
     let best = (0..state.seats()).map(key).max().unwrap_or((0, 0));
     let winners: Vec<Seat> = (0..state.seats()).filter(|&s| key(s) == best).collect();
     let names: Vec<String> = winners.iter().map(|s| format!("Seat {s}")).collect();
-    let summary = format!(
-        "The turn limit is reached: {} controls the most spaces ({}) and wins.",
-        names.join(" and "),
-        best.0
-    );
+    // Those with as many spaces as the winners, who lost on the garrison count.
+    let tied_on_spaces = (0..state.seats())
+        .filter(|&s| state.spaces_controlled(s) == best.0)
+        .count()
+        > winners.len();
+    let tie_break = if tied_on_spaces {
+        format!(", the tie in spaces broken by Garrisons ({})", best.1)
+    } else {
+        String::new()
+    };
+    let summary = match names.as_slice() {
+        [one] => format!(
+            "The turn limit is reached: {one} controls the most spaces ({}){tie_break} and wins.",
+            best.0
+        ),
+        _ => format!(
+            "The turn limit is reached: {} control the most spaces ({}) and as many Garrisons \
+             ({}), and share the win.",
+            names.join(" and "),
+            best.0,
+            best.1
+        ),
+    };
     win(state, winners, summary);
 }
 

@@ -1,11 +1,11 @@
 //! The legal actions of a seat, and why an action that is not one of them is refused.
 
 use super::actions::{Action, next};
-use super::combat::playable_cards;
-use super::data::{FigureKind, Power, card_name};
+use super::combat::{artificer_target, playable_cards};
+use super::data::{FigureKind, Power, Terrain, card_name};
 use super::movement::{stacked_figure, summon_options, targets};
 use super::powers::{may_switch, playable_in_movement, power_actions, units_of};
-use super::state::{Pending, Phase, State};
+use super::state::{Pending, Phase, State, Stop};
 use crate::rules::{Next, Seat};
 
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
@@ -35,29 +35,21 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                 .into_iter()
                 .map(Action::PlayCard)
                 .collect();
+            if let Some(figure) = artificer_target(state, seat) {
+                out.push(Action::Artificer { figure });
+            }
             out.push(Action::DoneCards);
             out
         }
-        Phase::RecruitPlace { roll } => {
-            let kinds: Vec<FigureKind> = match FigureKind::of_recruit_roll(*roll) {
-                Some(kind) => vec![kind],
-                None => FigureKind::ALL.to_vec(),
-            };
-            let spaces = state.recruit_spaces(seat);
-            let mut out = Vec::new();
-            for figure in kinds.into_iter().filter(|&k| state.may_gain(seat, k)) {
-                for &at in &spaces {
-                    out.push(Action::Recruit { figure, at });
-                }
-            }
-            out
-        }
+        Phase::RecruitPlace { roll } => recruit_actions(state, seat, *roll),
         Phase::End => end_actions(state, seat),
+        Phase::Stop(stop) => stop_actions(state, seat, *stop),
         _ => Vec::new(),
     }
 }
 
-fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
+/// The actions of a power used in two steps, while it waits for its second step.
+fn pending_actions(state: &State, seat: Seat) -> Option<Vec<Action>> {
     let mut out = Vec::new();
     match &state.pending {
         Some(Pending::Alchemist { .. }) => {
@@ -67,7 +59,6 @@ fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
                 out.extend(hand.into_iter().map(Action::AlchemyDiscard));
             }
             out.push(Action::AlchemyDone);
-            return out;
         }
         Some(Pending::Illusionist { first }) => {
             for second in units_of(state, seat) {
@@ -76,10 +67,25 @@ fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
                 }
             }
             out.push(Action::CancelIllusion);
-            return out;
         }
-        None => {}
+        Some(Pending::AlterTerrain { at }) => {
+            for terrain in Terrain::ALL {
+                if state.terrain(*at) != Some(terrain) {
+                    out.push(Action::AlterTerrainTo(terrain));
+                }
+            }
+            out.push(Action::CancelAlterTerrain);
+        }
+        None => return None,
     }
+    Some(out)
+}
+
+fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
+    if let Some(out) = pending_actions(state, seat) {
+        return out;
+    }
+    let mut out = Vec::new();
     for figure in state.figures.iter().filter(|f| f.owner == seat) {
         for (to, _) in targets(state, figure) {
             out.push(Action::Move {
@@ -102,10 +108,77 @@ fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
     );
     out.extend(power_actions(state, seat));
     out.push(Action::EndMovement);
+    // Ruling 22: or end it and stop after the Allies draw, to use a power before the roll.
+    out.push(Action::StopBefore(Stop::RecruitRoll));
+    out
+}
+
+/// A stop the player asked for (ruling 22): the powers and cards that still do something
+/// (as after the Movement phase), then going on; at the start of the turn, also going on
+/// to a stop before the Garrison phase.
+fn stop_actions(state: &State, seat: Seat, stop: Stop) -> Vec<Action> {
+    if let Some(out) = pending_actions(state, seat) {
+        return out;
+    }
+    let mut out = later_powers(state, seat);
+    out.push(Action::GoOn);
+    if stop == Stop::Declaration {
+        out.push(Action::StopBefore(Stop::Garrison));
+    }
+    out
+}
+
+/// "OT = Once on your Turn": after the Movement phase (Recruitment and End phases) the powers
+/// and hand cards that still do something: all powers but Haste and the Artificer (no figure
+/// moves or fights any more this turn), the Emperor's draw, the recruit cards.
+fn later_powers(state: &State, seat: Seat) -> Vec<Action> {
+    let mut out: Vec<Action> = playable_in_movement(state, seat)
+        .into_iter()
+        .filter(|&c| {
+            super::data::hand_effects(c)
+                .iter()
+                .any(|e| matches!(e, super::data::Effect::Draw(_)))
+        })
+        .map(Action::PlayCard)
+        .collect();
+    out.extend(
+        power_actions(state, seat)
+            .into_iter()
+            .filter(|a| !matches!(a, Action::Haste { .. } | Action::Artificer { .. })),
+    );
+    out
+}
+
+/// The Recruitment phase after the roll: where the new figure goes, or first a power.
+fn recruit_actions(state: &State, seat: Seat, roll: u8) -> Vec<Action> {
+    if let Some(out) = pending_actions(state, seat) {
+        return out;
+    }
+    let mut out = recruits(state, seat, roll);
+    out.extend(later_powers(state, seat));
+    out
+}
+
+/// The figures the recruit roll `roll` may place now.
+pub fn recruits(state: &State, seat: Seat, roll: u8) -> Vec<Action> {
+    let kinds: Vec<FigureKind> = match FigureKind::of_recruit_roll(roll) {
+        Some(kind) => vec![kind],
+        None => FigureKind::ALL.to_vec(),
+    };
+    let spaces = state.recruit_spaces(seat);
+    let mut out = Vec::new();
+    for figure in kinds.into_iter().filter(|&k| state.may_gain(seat, k)) {
+        for &at in &spaces {
+            out.push(Action::Recruit { figure, at });
+        }
+    }
     out
 }
 
 fn end_actions(state: &State, seat: Seat) -> Vec<Action> {
+    if let Some(out) = pending_actions(state, seat) {
+        return out;
+    }
     let mut out = Vec::new();
     let Some(player) = state.players.get(seat) else {
         return out;
@@ -121,11 +194,15 @@ fn end_actions(state: &State, seat: Seat) -> Vec<Action> {
             }
         }
     }
+    out.extend(later_powers(state, seat));
     if player.hand.len() > state.hand_limit(seat) {
         // "Max hand size is 5 cards. Discard excess cards."
         out.extend(hand.iter().map(|&c| Action::Discard(c)));
     } else {
         out.push(Action::EndTurn);
+        // Ruling 22: or end it and stop at the start of your next turn, to use a power
+        // before the Declaration phase.
+        out.push(Action::StopBefore(Stop::Declaration));
     }
     out
 }
@@ -138,6 +215,7 @@ pub fn why_not(state: &State, seat: Seat, action: &Action) -> String {
         Phase::Combat(_) => "a combat",
         Phase::RecruitPlace { .. } => "the Recruitment phase",
         Phase::End => "the End phase",
+        Phase::Stop(stop) => stop.phase(),
         _ => "this step",
     };
     let detail = match action {
@@ -201,6 +279,7 @@ fn power_of(action: &Action) -> Option<Power> {
         Action::Merchant { .. } => Power::Merchant,
         Action::Polymorph { .. } => Power::Polymorph,
         Action::Illusionist(_) | Action::IllusionistSwap(_) => Power::Illusionist,
+        Action::AlterTerrainTo(_) => Power::AlterTerrain,
         Action::Sacrifice { .. } => Power::Sacrifice,
         _ => return None,
     })

@@ -35,7 +35,7 @@ use serde_json::json;
 
 pub use actions::Action;
 pub use data::{CardId, FigureKind, Structure, Terrain, UnitKind};
-pub use state::{Phase, Pos, State, Unit};
+pub use state::{Phase, Pos, State, Stop, Unit};
 
 use crate::rules::{
     Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
@@ -207,16 +207,18 @@ impl Ruleset for MonstersAndMagic {
     }
 
     /// When a deadline passes: play no more cards, end the movement phase, end the turn,
-    /// cancel a half-made Illusion, finish the Alchemist; otherwise the first legal action
+    /// leave a stop, cancel a half-made Illusion or Alter Terrain, finish the Alchemist; otherwise the first legal action
     /// (the first starting figure, the first recruit space, the first card to discard).
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = legal::legal_actions(state, seat);
         [
             Action::DoneCards,
             Action::CancelIllusion,
+            Action::CancelAlterTerrain,
             Action::AlchemyDone,
             Action::EndMovement,
             Action::EndTurn,
+            Action::GoOn,
             Action::DeclineExtraFigure,
         ]
         .into_iter()

@@ -94,8 +94,13 @@ pub fn summon_options(state: &State) -> Vec<(u16, u16, Pos)> {
         for summoner in own(state, by) {
             for unit in own(state, brings) {
                 // "This counts as the summoned units move for the turn": it must not have
-                // moved yet.
-                if unit.id == summoner.id || unit.done || unit.spent > 0 {
+                // moved yet, not even for free into a Town.
+                if unit.id == summoner.id
+                    || unit.done
+                    || unit.spent > 0
+                    || !unit.passed.is_empty()
+                    || state.moving == Some(unit.id)
+                {
                     continue;
                 }
                 for to in summoner.at.neighbours() {
@@ -126,18 +131,21 @@ fn own(state: &State, kind: FigureKind) -> impl Iterator<Item = &Figure> {
 pub fn summon(state: &mut State, unit: u16, to: Pos) {
     switch_to(state, None);
     let terrain = state.terrain(to);
-    let Some(points) = state.figure(unit).map(|f| state.move_points(f)) else {
-        return;
-    };
     if let Some(f) = state.figure_mut(unit) {
         f.at = to;
         f.done = true;
-        f.spent = f.spent.max(points);
         if let Some(t) = terrain
             && !f.entered.contains(&t)
         {
             f.entered.push(t);
         }
+    }
+    // Its move points are all spent (counted after the terrain entered, which may add one).
+    let Some(points) = state.figure(unit).map(|f| state.move_points(f)) else {
+        return;
+    };
+    if let Some(f) = state.figure_mut(unit) {
+        f.spent = f.spent.max(points);
     }
     state.moving = Some(unit);
     combat::enter(state, unit, to);

@@ -2,7 +2,7 @@
 //! used from an unused permanent card or played from the hand.
 
 use super::actions::Action;
-use super::data::{CardId, Effect, FigureKind, Power, Structure, Terrain, hand_effects};
+use super::data::{CardId, Effect, FigureKind, Power, Structure, hand_effects};
 use super::flow::{add_figure, check_elimination, swap_permanent};
 use super::state::{Peek, Pending, Pos, PowerSource, State, Unit, take};
 use crate::rules::Seat;
@@ -91,13 +91,8 @@ pub fn power_actions(state: &State, seat: Seat) -> Vec<Action> {
         }
     }
     if source(Power::AlterTerrain).is_some() {
-        for at in Pos::all() {
-            for terrain in Terrain::ALL {
-                if state.terrain(at) != Some(terrain) {
-                    out.push(Action::AlterTerrain { at, terrain });
-                }
-            }
-        }
+        // Two small steps for mail: the square here, its new terrain next.
+        out.extend(Pos::all().map(|at| Action::AlterTerrain { at }));
     }
     if source(Power::Haste).is_some() {
         for f in own_figures(state, seat).filter(|f| !f.done) {
@@ -285,12 +280,18 @@ pub fn perform(state: &mut State, seat: Seat, action: &Action) {
                 space.garrison = Some(seat);
             }
         }
-        Action::AlterTerrain { at, terrain } => {
-            spend(state, seat, Power::AlterTerrain);
-            if let Some(space) = state.space_mut(*at) {
-                space.terrain = Some(*terrain);
+        Action::AlterTerrain { at } => {
+            state.pending = Some(Pending::AlterTerrain { at: *at });
+        }
+        Action::AlterTerrainTo(terrain) => {
+            if let Some(Pending::AlterTerrain { at }) = state.pending.take() {
+                spend(state, seat, Power::AlterTerrain);
+                if let Some(space) = state.space_mut(at) {
+                    space.terrain = Some(*terrain);
+                }
             }
         }
+        Action::CancelAlterTerrain => state.pending = None,
         Action::Haste { figure } => {
             spend(state, seat, Power::Haste);
             if let Some(f) = state.figure_mut(*figure) {

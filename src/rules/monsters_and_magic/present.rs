@@ -11,6 +11,7 @@ mod choices;
 mod sections;
 
 use super::actions::Action;
+use super::combat::{force, sides};
 use super::data::FigureKind;
 use super::state::{CombatStep, Defender, Pending, Phase, State};
 use crate::rules::present::{name_seats, seat_name};
@@ -140,59 +141,74 @@ fn headline(state: &State, viewer: Viewer, names: &[String]) -> String {
             plural_s(usize::from(state.draws), "card", "cards"),
             turn_words(state)
         ),
-        Phase::Movement => match &state.pending {
-            Some(Pending::Alchemist { .. }) => ask(
-                cur,
-                "discard cards for the Alchemist, then draw as many",
-                "is discarding cards for the Alchemist",
-                "Movement phase",
-            ),
-            Some(Pending::Illusionist { first }) => ask(
-                cur,
-                &format!(
-                    "choose the unit to switch places with your {}",
-                    unit_label(state, first)
-                ),
-                "is choosing two units to switch places (Illusionist)",
-                "Movement phase",
-            ),
-            None => {
-                let moving = state
-                    .moving
-                    .and_then(|id| state.figure(id))
-                    .filter(|f| !f.done && state.moves_left(f) > 0)
-                    .map(|f| {
-                        format!(
-                            "; {} has {} left",
-                            figure_label(state, f.id),
-                            plural_s(
-                                usize::from(state.moves_left(f)),
-                                "move point",
-                                "move points"
-                            )
-                        )
-                    })
-                    .unwrap_or_default();
-                ask(
+        _ if state.pending.is_some() => {
+            let phase = match &state.phase {
+                Phase::Movement => "Movement phase",
+                Phase::RecruitPlace { .. } => "Recruitment phase",
+                Phase::Stop(stop) => stop.phase(),
+                _ => "End phase",
+            };
+            match &state.pending {
+                Some(Pending::Alchemist { .. }) => ask(
                     cur,
-                    &format!("move figures, play cards or use powers{moving}"),
-                    &format!("is moving{moving}"),
-                    "Movement phase",
-                )
+                    "discard cards for the Alchemist, then draw as many",
+                    "is discarding cards for the Alchemist",
+                    phase,
+                ),
+                Some(Pending::Illusionist { first }) => ask(
+                    cur,
+                    &format!(
+                        "choose the unit to switch places with your {}",
+                        unit_label(state, first)
+                    ),
+                    "is choosing two units to switch places (Illusionist)",
+                    phase,
+                ),
+                Some(Pending::AlterTerrain { at }) => ask(
+                    cur,
+                    &format!("choose the new terrain of {} (Alter Terrain)", sq(*at)),
+                    &format!("is changing the terrain of {} (Alter Terrain)", sq(*at)),
+                    phase,
+                ),
+                None => String::new(),
             }
-        },
+        }
+        Phase::Movement => {
+            let moving = state
+                .moving
+                .and_then(|id| state.figure(id))
+                .filter(|f| !f.done && state.moves_left(f) > 0)
+                .map(|f| {
+                    format!(
+                        "; {} has {} left",
+                        figure_label(state, f.id),
+                        plural_s(
+                            usize::from(state.moves_left(f)),
+                            "move point",
+                            "move points"
+                        )
+                    )
+                })
+                .unwrap_or_default();
+            ask(
+                cur,
+                &format!("move figures, play cards or use powers{moving}"),
+                &format!("is moving{moving}"),
+                "Movement phase",
+            )
+        }
         Phase::Combat(c) => {
             let fight = fight_words(state, viewer, names);
             match c.step {
                 CombatStep::AttackerCards => ask(
                     cur,
-                    &format!("{fight}; play force cards or roll"),
+                    &format!("{fight}; play force cards, or done"),
                     &format!("is choosing cards for a fight: {fight}"),
                     "combat",
                 ),
                 CombatStep::DefenderCards => ask(
                     c.defender_seat,
-                    &format!("{fight}; play force cards to defend, or roll"),
+                    &format!("{fight}; play force cards to defend, or done"),
                     &format!("is choosing cards to defend: {fight}"),
                     "combat",
                 ),
@@ -238,6 +254,12 @@ fn headline(state: &State, viewer: Viewer, names: &[String]) -> String {
             };
             ask(cur, &yours, &theirs, "End phase")
         }
+        Phase::Stop(stop) => ask(
+            cur,
+            &format!("use a power {} as you asked, or go on", stop.when()),
+            &format!("may use a power {}", stop.when()),
+            stop.phase(),
+        ),
     }
 }
 
@@ -262,8 +284,16 @@ fn fight_words(state: &State, viewer: Viewer, names: &[String]) -> String {
             format!("{}'s", seat_name(names, seat))
         }
     };
+    let totals = match (c.attack_roll, c.defence_roll, sides(state, c)) {
+        (Some(a), Some(d), Some((att, def))) => format!(
+            " (totals now {} against {})",
+            i32::from(a) + force(state, &att),
+            i32::from(d) + force(state, &def)
+        ),
+        _ => String::new(),
+    };
     format!(
-        "{} {attacker} attacks {} {defender} at {}",
+        "{} {attacker} attacks {} {defender} at {}{totals}",
         whose(state.current),
         whose(c.defender_seat),
         sq(c.at)

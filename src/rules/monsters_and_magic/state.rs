@@ -10,8 +10,8 @@ use super::data::{
 };
 use crate::rules::{Outcome, Seat};
 
-/// A space of the board, `[x, y]`, both `0..8`; `[0,0]` is the first corner, and the corners
-/// go clockwise `[0,0]`, `[7,0]`, `[7,7]`, `[0,7]`.
+/// A space of the board, `[x, y]`, both `0..8`; `[0,0]` is a1, the bottom left corner as
+/// players see the board.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
 )]
@@ -23,6 +23,15 @@ impl Pos {
         Pos(SIDE - 1, 0),
         Pos(SIDE - 1, SIDE - 1),
         Pos(0, SIDE - 1),
+    ];
+
+    /// The corners clockwise as players see the board (row 8 at the top, a1 bottom left):
+    /// a1, a8, h8, h1.
+    pub const CLOCKWISE: [Pos; 4] = [
+        Pos(0, 0),
+        Pos(0, SIDE - 1),
+        Pos(SIDE - 1, SIDE - 1),
+        Pos(SIDE - 1, 0),
     ];
 
     pub fn on_board(self) -> bool {
@@ -125,6 +134,44 @@ pub struct Player {
     pub played: Vec<CardId>,
     /// Permanent cards whose once-per-turn power was used this turn.
     pub used: Vec<CardId>,
+    /// The stop this player asked for, to use "Once on your Turn" powers where the turn has
+    /// no decision of its own (ruling 22); taken when the game gets there.
+    #[serde(default)]
+    pub stop: Option<Stop>,
+}
+
+/// A point of the turn with no decision of its own, where a player who asked for it stops to
+/// use "Once on your Turn" powers (ruling 22): asked for in the decision before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The start of the turn, before the Declaration phase (asked for in the End phase before).
+    Declaration,
+    /// After the Declaration phase, before the Garrison phase.
+    Garrison,
+    /// After the Allies phase's draws, before the Recruit Roll (asked for in the Movement
+    /// phase).
+    RecruitRoll,
+}
+
+impl Stop {
+    /// "before the Declaration phase".
+    pub fn when(self) -> &'static str {
+        match self {
+            Stop::Declaration => "before the Declaration phase",
+            Stop::Garrison => "before the Garrison phase",
+            Stop::RecruitRoll => "before the Recruit Roll",
+        }
+    }
+
+    /// The phase the stop is in, for people.
+    pub fn phase(self) -> &'static str {
+        match self {
+            Stop::Declaration => "Declaration phase",
+            Stop::Garrison => "Garrison phase",
+            Stop::RecruitRoll => "Recruitment phase",
+        }
+    }
 }
 
 /// One player looking at another's hand with the Oracle (until the end of the turn).
@@ -151,6 +198,8 @@ pub enum Pending {
     Alchemist { discarded: u8 },
     /// The Illusionist: the first unit chosen.
     Illusionist { first: Unit },
+    /// Alter Terrain: the square chosen (its new terrain is the next step).
+    AlterTerrain { at: Pos },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,12 +212,15 @@ pub enum Defender {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CombatStep {
-    /// The attacker may play hand cards for force.
-    AttackerCards,
-    /// The defender may play hand cards for force (a reaction decision).
-    DefenderCards,
+    /// "Attacker and Defender both roll 2D6 each": the attacker's roll …
     AttackerRoll,
+    /// … then the defender's.
     DefenderRoll,
+    /// Then "Players may play (discard) hand cards": the attacker's card window …
+    AttackerCards,
+    /// … and the defender's (a reaction decision); the windows take turns until both sides
+    /// pass one after the other.
+    DefenderCards,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,6 +231,11 @@ pub struct Combat {
     pub defender: Defender,
     pub step: CombatStep,
     pub attack_roll: Option<u8>,
+    #[serde(default)]
+    pub defence_roll: Option<u8>,
+    /// Card windows closed in a row without a card played (two end the card play).
+    #[serde(default)]
+    pub passes: u8,
 }
 
 /// The last combat, for the players to read.
@@ -232,6 +289,8 @@ pub enum Phase {
     },
     End,
     Over(Outcome),
+    /// A stop the current player asked for, to use powers (ruling 22).
+    Stop(Stop),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,6 +319,9 @@ pub struct State {
     /// The optional Realignment was used this End phase.
     pub realigned: bool,
     pub last_combat: Option<CombatReport>,
+    /// The 2D6 rolls for the first turn in the order rolled: (seat, roll); ties roll again.
+    #[serde(default)]
+    pub first_rolls: Vec<(Seat, u8)>,
 }
 
 impl State {
@@ -283,6 +345,7 @@ impl State {
             peeks: Vec::new(),
             realigned: false,
             last_combat: None,
+            first_rolls: Vec::new(),
         }
     }
 
@@ -503,18 +566,45 @@ impl State {
                 return Some(PowerSource::Permanent(c));
             }
         }
+        // "OT = Once on your Turn": a card whose power was used this turn cannot be used
+        // again from the hand (a permanent switched into the hand by the Diplomat, or a card
+        // drawn back after a reshuffle).
+        let spent = |c: &CardId| {
+            power.once_per_turn() && (player.used.contains(c) || player.played.contains(c))
+        };
         player
             .hand
             .iter()
-            .find(|&&c| has(hand_effects(c)))
+            .find(|&&c| has(hand_effects(c)) && !spent(&c))
             .map(|&c| PowerSource::Hand(c))
     }
 
-    /// The seat whose turn number `turn` is (turns run clockwise from the first player).
+    /// The seat whose turn number `turn` is: "Play proceeds clockwise" from the first player,
+    /// round the corners of the board (see [`State::turn_order`]).
     pub fn seat_of_turn(&self, turn: u32) -> Seat {
-        let n = self.seats().max(1);
+        let order = self.turn_order();
+        let n = order.len().max(1);
         let offset = usize::try_from(turn.saturating_sub(1)).unwrap_or(0) % n;
-        (self.first + offset) % n
+        order.get(offset).copied().unwrap_or(self.first)
+    }
+
+    /// The seats in the order they play, from the first player on: clockwise round the board
+    /// as the diagram and the picture show it (row 8 at the top): a1, a8, h8, h1. A seat
+    /// without a corner (never, once set-up is over) keeps its seat order after the others.
+    pub fn turn_order(&self) -> Vec<Seat> {
+        let rank = |seat: Seat| -> usize {
+            self.players
+                .get(seat)
+                .and_then(|p| p.corner)
+                .and_then(|c| Pos::CLOCKWISE.iter().position(|&k| k == c))
+                .unwrap_or(Pos::CLOCKWISE.len() + seat)
+        };
+        let first = rank(self.first);
+        let mut seats: Vec<Seat> = (0..self.seats()).collect();
+        // Ranks from the first player's corner on, going round.
+        let span = Pos::CLOCKWISE.len() + self.seats();
+        seats.sort_by_key(|&s| (rank(s) + span - first) % span);
+        seats
     }
 
     pub fn last_turn(&self) -> u32 {

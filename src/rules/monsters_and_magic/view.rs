@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::actions::Action;
 use super::data::{CardId, card, card_name};
 use super::legal::legal_actions;
-use super::state::{CombatStep, Defender, Pending, Phase, Player, State, Unit};
+use super::state::{CombatStep, Defender, Pending, Phase, Player, State, Stop, Unit};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
 fn card_view(id: CardId) -> Value {
@@ -44,7 +44,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
                 "owner": f.owner,
                 "kind": f.kind,
                 "at": f.at,
-                "moves_left": state.moves_left(f),
+                "moves_left": if f.done { 0 } else { state.moves_left(f) },
                 "done": f.done,
             })
         })
@@ -83,6 +83,8 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "last_turn": state.last_turn(),
         "current_seat": if state.turn > 0 { json!(state.current) } else { Value::Null },
         "first_seat": if state.turn > 0 { json!(state.first) } else { Value::Null },
+        "turn_order": if state.turn > 0 { json!(state.turn_order()) } else { Value::Null },
+        "first_player_rolls": first_player_rolls(state),
         "moving_figure": state.moving,
         "board": board,
         "figures": figures,
@@ -97,6 +99,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "pending": match &state.pending {
             Some(Pending::Alchemist { discarded }) => json!({"alchemist": {"discarded": discarded}}),
             Some(Pending::Illusionist { first }) => json!({"illusionist": {"first": first}}),
+            Some(Pending::AlterTerrain { at }) => json!({"alter_terrain": {"at": at}}),
             None => Value::Null,
         },
         "oracle_looks": looked_at_by,
@@ -104,6 +107,17 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "your_action_count": your_actions,
         "outcome": match &state.phase { Phase::Over(o) => json!(o), _ => Value::Null },
     })
+}
+
+/// The 2D6 rolls for the first turn, round by round (ties roll again), by seat.
+fn first_player_rolls(state: &State) -> Value {
+    json!(
+        state
+            .first_rolls
+            .iter()
+            .map(|&(seat, roll)| json!({"seat": seat, "roll": roll}))
+            .collect::<Vec<_>>()
+    )
 }
 
 fn player_view(state: &State, seat: Seat, p: &Player, viewer: Viewer) -> Value {
@@ -164,6 +178,9 @@ fn phase_name(state: &State) -> &'static str {
         Phase::Recruit | Phase::RecruitPlace { .. } => "recruitment",
         Phase::End if state.draws > 0 => "recruitment",
         Phase::End => "end",
+        Phase::Stop(Stop::Declaration) => "stop_before_declaration",
+        Phase::Stop(Stop::Garrison) => "stop_before_garrison",
+        Phase::Stop(Stop::RecruitRoll) => "stop_before_recruit_roll",
         Phase::Over(_) => "over",
     }
 }
@@ -186,6 +203,9 @@ fn prompt(state: &State) -> String {
             }
             Some(Pending::Illusionist { .. }) => {
                 format!("Seat {seat}: choose the unit to switch places with.")
+            }
+            Some(Pending::AlterTerrain { at }) => {
+                format!("Seat {seat}: choose the new terrain of {at} (Alter Terrain).")
             }
             None => format!(
                 "Seat {seat}: move figures one space at a time, play cards or use powers, or \
@@ -210,6 +230,10 @@ fn prompt(state: &State) -> String {
             format!("Seat {seat}: the recruit roll is {roll}; place your new figure.")
         }
         Phase::End => format!("Seat {seat}: end phase (discard down to your hand limit)."),
+        Phase::Stop(stop) => format!(
+            "Seat {seat}: use a power {} (you asked to stop here), or go_on.",
+            stop.when()
+        ),
         Phase::Over(o) => o.summary.clone(),
     }
 }
@@ -260,7 +284,27 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
                 format!("Seat {cur} draws a card.")
             }
         }
-        Action::Roll2d6(n) => format!("2D6 roll: {n}."),
+        Action::Roll2d6(n) => match &state.phase {
+            Phase::FirstPlayer { rolling, rolls } => {
+                match rolling
+                    .iter()
+                    .find(|&&s| rolls.get(s).copied().flatten().is_none())
+                {
+                    Some(s) => format!("Seat {s} rolls {n} on 2D6 for the first turn."),
+                    None => format!("2D6 roll for the first turn: {n}."),
+                }
+            }
+            Phase::Combat(c) => match c.step {
+                CombatStep::AttackerRoll => {
+                    format!("Seat {cur} rolls {n} on 2D6 attacking at {}.", c.at)
+                }
+                _ => format!(
+                    "Seat {} rolls {n} on 2D6 defending at {}.",
+                    c.defender_seat, c.at
+                ),
+            },
+            _ => format!("2D6 roll: {n}."),
+        },
         Action::RollDie(n) => format!("Seat {cur} rolls {n} for recruitment."),
         Action::ChooseCorner(c) => format!("{who} takes the corner {c}."),
         Action::StartFigure(k) => format!("{who} starts with a {}.", k.name()),
@@ -276,9 +320,17 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         Action::PlayCard(c) => format!("{who} plays {}.", card_name(*c)),
         Action::Oracle { seat } => format!("{who} uses the Oracle to look at Seat {seat}'s hand."),
         Action::Empire { at } => format!("{who} uses Empire: a Garrison at {at}."),
-        Action::AlterTerrain { at, terrain } => {
-            format!("{who} uses Alter Terrain: {at} becomes {}.", terrain.name())
-        }
+        Action::AlterTerrain { at } => format!("{who} chooses {at} for Alter Terrain."),
+        Action::AlterTerrainTo(terrain) => match &state.pending {
+            Some(Pending::AlterTerrain { at }) => {
+                format!("{who} uses Alter Terrain: {at} becomes {}.", terrain.name())
+            }
+            _ => format!(
+                "{who} uses Alter Terrain: the square becomes {}.",
+                terrain.name()
+            ),
+        },
+        Action::CancelAlterTerrain => format!("{who} cancels Alter Terrain."),
         Action::Haste { figure } => {
             format!(
                 "{who} casts Haste Spell on {}.",
@@ -332,5 +384,20 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         ),
         Action::Discard(c) => format!("{who} discards {}.", card_name(*c)),
         Action::EndTurn => format!("{who} ends the turn."),
+        Action::StopBefore(Stop::Declaration) => format!(
+            "{who} ends the turn, and will stop at the start of their next turn to use a power \
+             before the Declaration phase."
+        ),
+        Action::StopBefore(Stop::Garrison) => {
+            format!("{who} declares, and stops to use a power before the Garrison phase.")
+        }
+        Action::StopBefore(Stop::RecruitRoll) => format!(
+            "{who} ends the movement phase, and will stop after the Allies draw to use a power \
+             before the Recruit Roll."
+        ),
+        Action::GoOn => match state.phase {
+            Phase::Stop(stop) => format!("{who} uses no (more) powers {}.", stop.when()),
+            _ => format!("{who} goes on."),
+        },
     }
 }

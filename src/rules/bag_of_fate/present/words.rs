@@ -63,55 +63,12 @@ pub(super) fn counted<T: Ord + Copy>(items: &[T], name: impl Fn(T) -> String) ->
 
 /// "+1 gem into the Bag of Fate", "+1 level", "+1 level and +1 gem into the Bag of Fate".
 pub(super) fn reward_text(element: Element) -> String {
-    let reward = element.reward();
-    let mut parts = Vec::new();
-    if reward.levels > 0 {
-        parts.push(format!(
-            "+{}",
-            plural(reward.levels.into(), "level", "levels")
-        ));
-    }
-    if reward.gems > 0 {
-        parts.push(format!(
-            "+{} into the Bag of Fate",
-            plural(reward.gems.into(), "gem", "gems")
-        ));
-    }
-    parts.join(" and ")
+    element.reward_text()
 }
 
 /// What a character's tile says, from its actions: "draw 1 card, play 1 card".
 pub(super) fn character_text(character: Character) -> String {
-    let mut parts: Vec<String> = character
-        .actions()
-        .iter()
-        .map(|action| match *action {
-            CharacterAction::DrawCards(n) => {
-                format!("draw {}", plural(n.into(), "card", "cards"))
-            }
-            CharacterAction::LookAtCards(n) => format!("look at the top {n} cards of the deck"),
-            CharacterAction::KeepOneLookedAt => "keep 1, discard the others".into(),
-            CharacterAction::PlayCards(n) => {
-                format!("play {}", plural(n.into(), "card", "cards"))
-            }
-            CharacterAction::Trade => {
-                "swap one of your face-up cards or tokens for another player's (optional)".into()
-            }
-            CharacterAction::DrawTokens(TokenCount::Fixed(n)) => {
-                format!("draw {}", plural(n.into(), "token", "tokens"))
-            }
-            CharacterAction::DrawTokens(TokenCount::Level) => {
-                "draw tokens equal to your level".into()
-            }
-            CharacterAction::WizardDraw => "draw tokens equal to your level (drawing your own gem \
-                                             wins the game; all tokens go back)"
-                .into(),
-        })
-        .collect();
-    if !character.turns_in_sets() {
-        parts.push("no sets that turn".into());
-    }
-    parts.join(", ")
+    character.text()
 }
 
 pub(super) fn character_label(character: Character) -> String {

@@ -114,10 +114,7 @@ fn trader_draws_plays_then_swaps_with_a_chosen_player() {
     draw_card(&mut state, card(Crystals, 3));
     play(&mut state, 0, 3);
     // Seat 1 has nothing face up, so only seat 2 can be a partner.
-    assert_eq!(
-        Game::legal_actions(&state, 0),
-        vec![Action::TradeWith(2), Action::SkipTrade]
-    );
+    assert_eq!(Game::legal_actions(&state, 0), vec![Action::TradeWith(2)]);
     decide(&mut state, 0, Action::TradeWith(2));
     assert_eq!(
         Game::legal_actions(&state, 0),
@@ -150,23 +147,37 @@ fn trader_draws_plays_then_swaps_with_a_chosen_player() {
     assert_eq!(waiting_for(&state), vec![1]);
 }
 
-// Ruling: the trade is optional, and may be started over before it is made.
+// "After choosing your Character, immediately perform the actions shown on the Character
+// Tile" (l.121), and the Trader's tile shows "trade 1 face-up card or token with another
+// player" (CONTENT.md): the trade is made, like the draw and the play (ruling 13). It may be
+// started over before it is made, but not skipped.
 #[test]
-fn trader_may_cancel_or_skip_the_trade() {
+fn trader_must_trade_but_may_start_the_trade_over() {
     let mut state = start(2);
     keep_tokens(&mut state, 1, &[Potions]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 3));
     play(&mut state, 0, 3);
+    assert_eq!(Game::legal_actions(&state, 0), vec![Action::TradeWith(1)]);
+    let err = illegal(&state, Actor::Seat(0), Action::SkipTrade);
+    assert!(
+        err.to_string()
+            .contains("trade is one of the Trader's actions"),
+        "{err}"
+    );
     decide(&mut state, 0, Action::TradeWith(1));
     decide(&mut state, 0, Action::TradeTake(Item::Token(Potions)));
     decide(&mut state, 0, Action::CancelTrade);
-    assert_eq!(
-        Game::legal_actions(&state, 0),
-        vec![Action::TradeWith(1), Action::SkipTrade]
+    assert_eq!(Game::legal_actions(&state, 0), vec![Action::TradeWith(1)]);
+    decide(&mut state, 0, Action::TradeWith(1));
+    decide(&mut state, 0, Action::TradeTake(Item::Token(Potions)));
+    decide(
+        &mut state,
+        0,
+        Action::TradeGive(Item::Card(card(Crystals, 3))),
     );
-    decide(&mut state, 0, Action::SkipTrade);
-    assert_eq!(state.players[1].tokens, vec![Potions]);
+    assert_eq!(state.players[0].tokens, vec![Potions]);
+    assert_eq!(state.players[1].face_up, vec![card(Crystals, 3)]);
     assert_eq!(waiting_for(&state), vec![1]);
 }
 
@@ -348,6 +359,46 @@ fn wizard_returns_all_tokens_and_the_turn_ends() {
     assert!(state.players[0].tokens.is_empty());
     assert_eq!(state.players[0].face_up, vec![card(Potions, 3)]);
     assert_eq!(waiting_for(&state), vec![1]);
+}
+
+// Ruling 9. The turn is "1. Choose a Character. 2. Perform the Character's Actions. 3. Turn in
+// Element Sets (optional)." (l.93-95), but the Wizard's own text ends it after the draw: "After
+// drawing tokens, if the game is not over, return ALL of the tokens back to the Bag of Fate.
+// Your turn is over." (l.163). The same ready set is offered for turning in after the Queen's
+// actions and not after the Wizard's draw: that is where the two readings differ.
+#[test]
+fn a_ready_set_is_offered_after_the_queen_but_the_wizards_turn_is_over_after_the_draw() {
+    let table = || {
+        let mut state = start(2);
+        add_gems(&mut state, 0, 1);
+        add_gems(&mut state, 1, 1);
+        // "Potions: 3" — a complete set lies face up before the turn.
+        lay_out(&mut state, 0, &[card(Potions, 3)]);
+        state
+    };
+    let mut queen = table();
+    choose(&mut queen, 0, Character::Queen);
+    draw_card(&mut queen, card(Crystals, 1));
+    play(&mut queen, 0, 0);
+    assert_eq!(waiting_for(&queen), vec![0]);
+    assert!(
+        Game::legal_actions(&queen, 0).contains(&Action::TurnIn(Potions)),
+        "{:?}",
+        Game::legal_actions(&queen, 0)
+    );
+
+    let mut wizard = table();
+    choose(&mut wizard, 0, Character::Wizard);
+    assert_eq!(wizard.players[0].level, 1);
+    draw_token(&mut wizard, Token::Gem(1));
+    // "Your turn is over.": no step 3; the set stays face up for a later turn (l.204).
+    assert!(Game::legal_actions(&wizard, 0).is_empty());
+    assert_eq!(
+        illegal(&wizard, Actor::Seat(0), Action::TurnIn(Potions)),
+        RuleError::NotYourDecision
+    );
+    assert_eq!(waiting_for(&wizard), vec![1]);
+    assert_eq!(wizard.players[0].face_up, vec![card(Potions, 3)]);
 }
 
 // "Play a Card: Choose an Element Card from your hand and turn it face up in front of you."

@@ -4,9 +4,11 @@
 mod characters;
 mod conformance;
 mod hidden;
+mod labels;
 mod picture;
 mod playout;
 mod present;
+mod reference;
 mod refusals;
 mod sets;
 mod setup;

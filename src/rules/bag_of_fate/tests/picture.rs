@@ -60,6 +60,12 @@ fn the_picture_is_titled_svg_with_the_seven_tiles_and_every_seat() {
         "{title}"
     );
     assert!(title.contains("Bob level 1, 0 gems in the bag"), "{title}");
+    // Ruling 19: the round is shown, so players keep count.
+    let text = all_text(&doc);
+    assert!(
+        text.contains("Round 1: you to choose a character"),
+        "{text}"
+    );
     let ids = target_ids(&svg);
     for c in Character::ALL {
         let id = format!("character-{}", c.name().to_lowercase());

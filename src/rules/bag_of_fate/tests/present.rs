@@ -145,6 +145,8 @@ fn players_are_named_and_never_seat_numbers() {
         "Ann (the Hunter) is playing a card from their hand."
     );
     let players = section(&p, "Players").unwrap();
+    // Ruling 19: the round number is in the view, and the table shows it.
+    assert_eq!(players.title, "Players, in the turn order of round 1");
     assert_eq!(players.lines.len(), 3);
     assert!(
         players.lines[0].starts_with("1. Bob: level 2"),
@@ -381,8 +383,8 @@ fn the_trade_is_offered_step_by_step() {
         label_of(&groups, 2),
         "Cat: Mushrooms card (2 icons), Flowers token ×2"
     );
-    assert_eq!(group_numbers(&groups, "Or"), vec![3]);
-    assert_eq!(label_of(&groups, 3), "Don't trade");
+    // The trade is made, not offered (ruling 13): no "Don't trade".
+    assert!(groups.iter().all(|g| g.title != "Or"));
     decide(&mut state, 0, Action::TradeWith(2));
     let groups = choices_of(&state, 0);
     assert_eq!(groups[0].title, "Take from Cat");

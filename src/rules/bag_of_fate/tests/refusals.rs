@@ -123,14 +123,15 @@ fn the_registry_applies_chance_by_index_and_redacts_draws() {
 
 // Deadlines: "default_action returns a sensible choice".
 #[test]
-fn default_actions_end_turns_and_give_up_trades_and_sets() {
+fn default_actions_end_turns_make_trades_and_give_up_sets() {
     let mut state = start(2);
     assert_eq!(
         Game::default_action(&state, 0),
         Some(Action::ChooseCharacter(Character::Queen))
     );
     assert_eq!(Game::default_action(&state, 1), None);
-    lay_out(&mut state, 0, &[card(Potions, 3)]);
+    // Two Potions sets face up: the trade gives one away (the first item), one is left.
+    lay_out(&mut state, 0, &[card(Potions, 3), card(Potions, 3)]);
     lay_out(&mut state, 1, &[card(Snails, 1)]);
     choose(&mut state, 0, Character::Trader);
     draw_card(&mut state, card(Crystals, 1));
@@ -139,11 +140,16 @@ fn default_actions_end_turns_and_give_up_trades_and_sets() {
         Some(Action::Play(state.players[0].hand[0]))
     );
     play(&mut state, 0, 3);
-    assert_eq!(Game::default_action(&state, 0), Some(Action::SkipTrade));
+    // The trade must be made: at a deadline, with the first partner, their first item, for
+    // the Trader's first item.
+    assert_eq!(Game::default_action(&state, 0), Some(Action::TradeWith(1)));
     decide(&mut state, 0, Action::TradeWith(1));
-    assert_eq!(Game::default_action(&state, 0), Some(Action::CancelTrade));
-    decide(&mut state, 0, Action::CancelTrade);
-    decide(&mut state, 0, Action::SkipTrade);
+    let take = Action::TradeTake(Item::Card(card(Snails, 1)));
+    assert_eq!(Game::default_action(&state, 0), Some(take.clone()));
+    decide(&mut state, 0, take);
+    let give = Game::default_action(&state, 0).unwrap();
+    assert!(matches!(give, Action::TradeGive(_)), "{give:?}");
+    decide(&mut state, 0, give);
     assert_eq!(Game::default_action(&state, 0), Some(Action::EndTurn));
     decide(&mut state, 0, Action::TurnIn(Potions));
     assert_eq!(Game::default_action(&state, 0), Some(Action::CancelSet));

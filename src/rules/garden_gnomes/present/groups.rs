@@ -62,6 +62,21 @@ pub fn choices(
                     add(title, number, destination_label(state, i, *to));
                 }
             }
+            Action::Reinforce(n) => {
+                let i = state.reinforcing().unwrap_or(usize::MAX);
+                let due = state.reinforcements_due(i);
+                let home = state
+                    .clan(i)
+                    .and_then(|c| c.colour)
+                    .and_then(Colour::home)
+                    .map_or_else(String::new, short_name);
+                let label = match *n {
+                    0 => "none: keep them all in reserve".to_string(),
+                    n if n == due => format!("{} (all you may)", plural(n, "gnome", "gnomes")),
+                    n => plural(n, "gnome", "gnomes"),
+                };
+                add(format!("Reinforcements onto {home}"), number, label);
+            }
             Action::EndMovement => {
                 let clan = mover.and_then(|i| state.clan(i));
                 let done = match &state.phase {

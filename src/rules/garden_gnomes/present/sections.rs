@@ -119,16 +119,18 @@ pub(super) fn round(state: &State, names: &[String]) -> Section {
                               2 per food token not used"
         }
     };
+    let limit = match state.round_limit {
+        Some(limit) => format!("the game ends after round {limit} at the latest"),
+        None => {
+            "no round limit: the game ends when a clan has completed all its objectives".to_string()
+        }
+    };
     if state.round > 0 {
-        lines.push(format!(
-            "Round {} of at most {}; {scoring}.",
-            state.round, state.round_limit
-        ));
+        lines.push(format!("Round {}; {scoring}; {limit}.", state.round));
     } else {
         lines.push(format!(
-            "Set-up. Each clan keeps {} objectives; {scoring}; the game ends after round {} at \
-             the latest.",
-            state.keep, state.round_limit
+            "Set-up. Each clan keeps {} objectives; {scoring}; {limit}.",
+            state.keep
         ));
     }
     if state.round > 0 {
@@ -277,23 +279,8 @@ pub(super) fn clan_cards(state: &State, names: &[String]) -> Section {
             let card = colour.card();
             let home = colour
                 .home()
-                .map_or_else(String::new, |h| format!(" at {}", short_name(h)));
-            let mut line = format!(
-                "{}: {} gnomes; killed by a die of {}+; {} reinforcement{} a round{home}",
-                who(state, i, names),
-                card.gnomes,
-                card.killed_on,
-                card.reinforcements,
-                if card.reinforcements == 1 { "" } else { "s" }
-            );
-            if card.die_bonus > 0 {
-                line.push_str(&format!("; adds {} to every die it rolls", card.die_bonus));
-            }
-            if card.revive_on_six {
-                line.push_str("; loses one gnome fewer for each 6 it rolls in a battle");
-            }
-            line.push('.');
-            line
+                .map_or_else(String::new, |h| format!("; home: {}", short_name(h)));
+            format!("{}: {}{home}.", who(state, i, names), card.text())
         })
         .collect();
     Section::new("Clan cards", lines)

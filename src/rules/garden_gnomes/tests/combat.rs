@@ -52,6 +52,7 @@ fn the_rulebook_example_battle() {
     assert_eq!(gnomes(&state, Red, FROG), 0);
     // The battle is over: the loot phase ran and round 2 began with Greg (Green) first.
     assert_eq!(state.round, 2);
+    reinforce_all(&mut state);
     assert_eq!(state.first, clan_index(&state, Green));
     // Casualties go back to the reserve: Red had 3 on the board, now 3 (reinforcements) at home.
     assert_eq!(gnomes(&state, Red, RED_HOME), 3);

@@ -83,7 +83,14 @@ fn a_whole_game_in_json() {
     }
     send(game.as_mut(), 2, json!({"keep_objective": 14}));
 
-    // Round 1: Red (first) moves 2 of its 3 gnomes onto the Toadstool, Green attacks there.
+    // Round 1: "each player may put Gnomes from his/ her reserve onto the board": each clan
+    // says how many, in turn order (all of them here).
+    assert_eq!(waiting(game.as_ref()), Waiting::Players(vec![0]));
+    assert_eq!(dealt(game.as_ref(), 0)[0], json!({"reinforce": 3}));
+    send(game.as_mut(), 0, json!({"reinforce": 3}));
+    send(game.as_mut(), 1, json!({"reinforce": 2}));
+    send(game.as_mut(), 2, json!({"reinforce": 2}));
+    // Red (first) moves 2 of its 3 gnomes onto the Toadstool, Green attacks there.
     assert_eq!(waiting(game.as_ref()), Waiting::Players(vec![0]));
     send(game.as_mut(), 0, json!({"move": {"from": 0, "to": 12}}));
     send(game.as_mut(), 0, json!({"move": {"from": 0, "to": 12}}));
@@ -101,6 +108,10 @@ fn a_whole_game_in_json() {
     assert_eq!(view["round"], json!(2));
     assert_eq!(view["territories"][12]["gnomes"], json!({"red": 2}));
     assert_eq!(waiting(game.as_ref()), Waiting::Players(vec![1]));
+    // Green puts none on this time; Yellow and Red all theirs.
+    send(game.as_mut(), 1, json!({"reinforce": 0}));
+    send(game.as_mut(), 2, json!({"reinforce": 2}));
+    send(game.as_mut(), 0, json!({"reinforce": 3}));
     for seat in [1, 2, 0] {
         send(game.as_mut(), seat, json!("end_movement"));
     }

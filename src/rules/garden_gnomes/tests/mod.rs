@@ -4,6 +4,7 @@
 mod combat;
 mod conformance;
 mod data;
+mod fidelity;
 mod hidden;
 mod json_game;
 mod movement;
@@ -99,8 +100,8 @@ fn dealt(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> 
     state
 }
 
-/// As `dealt`, then every clan keeps its lowest-numbered objectives: round 1, movement.
-fn started(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> State {
+/// As `dealt`, then every clan keeps its lowest-numbered objectives: round 1 begins.
+fn kept(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> State {
     let mut state = dealt(options, seats, colours, first);
     while matches!(state.phase, Phase::ChoosingObjectives) {
         let seat = waiting_for(&state)[0];
@@ -108,6 +109,22 @@ fn started(options: &Options, seats: usize, colours: &[Colour], first: Colour) -
         decide(&mut state, seat, keep);
     }
     state
+}
+
+/// As `kept`, and every clan puts all its reinforcements on: round 1, movement.
+fn started(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> State {
+    let mut state = kept(options, seats, colours, first);
+    reinforce_all(&mut state);
+    state
+}
+
+/// Each clan asked how many reinforcements it puts on says all (the first choice).
+fn reinforce_all(state: &mut State) {
+    while matches!(state.phase, Phase::Reinforcement { .. }) {
+        let seat = waiting_for(state)[0];
+        let all = Game::legal_actions(state, seat)[0].clone();
+        decide(state, seat, all);
+    }
 }
 
 /// Four players as in the rulebook: Rachel (seat 0, Red, first), Greg (1, Green), Brian (2,
@@ -162,6 +179,7 @@ fn end_movements(state: &mut State) {
         let seat = state.clans[i].seat;
         decide(state, seat, Action::EndMovement);
     }
+    reinforce_all(state);
 }
 
 fn roll(state: &mut State, values: &[u8]) {

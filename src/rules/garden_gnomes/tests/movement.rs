@@ -17,6 +17,7 @@ fn clans_move_in_order_from_the_first_player() {
     assert_eq!(order, vec![Blue, Yellow, Red, Green]);
     // No battle (everyone is at home): round 2 starts with the next player clockwise.
     assert_eq!(state.round, 2);
+    reinforce_all(&mut state);
     assert_eq!(state.mover(), Some(clan_index(&state, Yellow)));
 }
 

@@ -197,7 +197,7 @@ fn advanced_scoring_counts_objectives_and_unused_tokens() {
 #[test]
 fn the_round_limit_ends_the_game_by_advanced_scores() {
     let options = Options {
-        round_limit: 2,
+        round_limit: Some(2),
         ..Options::default()
     };
     let mut state = started(&options, 3, &[Red, Green, Blue], Red);
@@ -222,7 +222,7 @@ fn the_round_limit_ends_the_game_by_advanced_scores() {
 #[test]
 fn two_player_scores_are_the_sum_of_each_players_clans() {
     let options = Options {
-        round_limit: 1,
+        round_limit: Some(1),
         scoring: Scoring::Advanced,
         ..Options::default()
     };

@@ -76,7 +76,7 @@ fn the_picture_is_titled_svg_with_a_box_for_each_of_the_sixteen_territories() {
         .and_then(|t| t.text())
         .unwrap();
     assert!(
-        title.starts_with("Garden Gnomes park: round 1 of 20"),
+        title.starts_with("Garden Gnomes park: round 1, movement"),
         "{title}"
     );
     assert!(title.contains("you (Red) to move"), "{title}");

@@ -187,7 +187,9 @@ fn two_players_run_several_clans_each() {
         let keep = Game::legal_actions(&state, 1)[0].clone();
         decide(&mut state, 1, keep);
     }
-    // Movement starts with the first player clan, Yellow, run by seat 0; then Black (seat 1).
+    // Reinforcements from the first player clan, then movement: Yellow, run by seat 0; then
+    // Black (seat 1).
+    reinforce_all(&mut state);
     assert_eq!(waiting_for(&state), vec![0]);
     decide(&mut state, 0, Action::EndMovement);
     assert_eq!(waiting_for(&state), vec![1]);
@@ -216,4 +218,5 @@ fn roll_until_round(state: &mut State, round: u32) {
     while state.round < round {
         chance(state, Action::Roll(1));
     }
+    reinforce_all(state);
 }

@@ -166,10 +166,8 @@ fn marks(out: &mut String, state: &State, frame: &Frame) {
         }
     };
     if matches!(state.phase, Phase::Leaders) {
-        for &t in &g.starts {
-            if state.units_on(t).is_empty() {
-                frame_of(out, t, 0.93, GOLD, "6 3", "data-start");
-            }
+        for t in super::super::setup::leader_choices(state) {
+            frame_of(out, t, 0.93, GOLD, "6 3", "data-start");
         }
     }
     for &t in &state.solo_choice {

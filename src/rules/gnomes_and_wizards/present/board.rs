@@ -209,8 +209,11 @@ pub(super) fn key(cx: &Ctx) -> Vec<String> {
         ));
     }
     if matches!(s.phase, super::super::state::Phase::Leaders) {
-        let starts: Vec<String> = s.geometry().starts.iter().map(|t| t.to_string()).collect();
-        lines.push(format!("Leader start tiles: {}.", and_list(starts)));
+        let starts: Vec<String> = super::super::setup::leader_choices(s)
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        lines.push(format!("Free Leader start tiles: {}.", and_list(starts)));
     }
     lines.push("Tiles sharing an edge are one space apart.".to_owned());
     lines

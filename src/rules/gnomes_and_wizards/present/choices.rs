@@ -116,6 +116,17 @@ fn choice(cx: &Ctx, seat: Seat, action: &Action) -> (Rank, String, String) {
                 tile_words(cx, t),
             )
         }
+        Action::MoveUnitTo(t) => {
+            let who = s
+                .placements
+                .first()
+                .map_or_else(|| "unit".to_owned(), |p| cx.unit(p.unit));
+            (
+                Rank::Main,
+                format!("Your {who}, moved by an ally's ability, goes to"),
+                move_label(cx, t),
+            )
+        }
         Action::KeepDice => (
             Rank::Dice,
             "Dice".to_owned(),
@@ -340,6 +351,41 @@ fn choice(cx: &Ctx, seat: Seat, action: &Action) -> (Rank, String, String) {
             (
                 Rank::Main,
                 format!("Attach the Learned card {card} to"),
+                format!(
+                    "{} on {}{bonus}{replaces}",
+                    cx.unit(mine(slot)),
+                    unit_tile(slot)
+                ),
+            )
+        }
+        Action::HoldLearned => (
+            Rank::Main,
+            "Or keep the Learned card".to_owned(),
+            "Hold it in hand, to attach in a later Call to War (it cannot be charged until then)"
+                .to_owned(),
+        ),
+        Action::AttachHeld { card, slot } => {
+            let replaces = s
+                .unit(mine(slot))
+                .and_then(|u| u.learned)
+                .map(|c| {
+                    format!(
+                        " (replaces its {}; its crystals are lost)",
+                        data::card_name(c)
+                    )
+                })
+                .unwrap_or_default();
+            let bonus = if slot == 0 {
+                " (Leader bonus applies)"
+            } else {
+                ""
+            };
+            (
+                Rank::Main,
+                format!(
+                    "Attach the Learned card {} from your hand to",
+                    data::card_name(card)
+                ),
                 format!(
                     "{} on {}{bonus}{replaces}",
                     cx.unit(mine(slot)),

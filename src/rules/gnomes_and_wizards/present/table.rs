@@ -57,6 +57,13 @@ pub(super) fn players(cx: &Ctx) -> Vec<String> {
             "Secret card in hand",
             "Secret cards in hand",
         ));
+        if !p.learned_hand.is_empty() {
+            parts.push(plural(
+                p.learned_hand.len(),
+                "Learned card held in hand",
+                "Learned cards held in hand",
+            ));
+        }
         if p.reserve > 0 {
             parts.push(format!(
                 "{} in reserve",
@@ -180,8 +187,13 @@ pub(super) fn turn(cx: &Ctx) -> Vec<String> {
     }
     if let Some(w) = &s.window {
         let after = match w.after {
-            After::ResolveAttack => "then the attack resolves",
-            After::Continue => "then play goes on",
+            After::ResolveAttack => "then the attack resolves".to_owned(),
+            After::Continue => "then play goes on".to_owned(),
+            After::BeginTurn => "then the turn goes on with its first step".to_owned(),
+            After::Flip(t) => format!(
+                "then {} flips (units still on it take 2 fall damage and fall)",
+                tile(t)
+            ),
         };
         lines.push(format!(
             "Reaction window: waiting for {} to cast an ability or pass; declared casts resolve \
@@ -272,11 +284,19 @@ fn drawing(cx: &Ctx) -> Vec<String> {
     let mut lines = Vec::new();
     let drawer_sees = s.current().is_some_and(|c| cx.viewer.sees_secrets_of(c));
     if let Some(card) = d.attach {
-        lines.push(format!(
-            "{} kept {}; it goes onto one of their active units.",
-            capitalise(&who),
-            card_text(card)
-        ));
+        lines.push(if drawer_sees {
+            format!(
+                "You kept {}: attach it to one of your active units now, or hold it in hand \
+                 to attach in a later Call to War.",
+                card_text(card)
+            )
+        } else {
+            format!(
+                "{} kept a Learned card: it goes onto one of their active units or stays in \
+                 their hand.",
+                capitalise(&who)
+            )
+        });
     } else if drawer_sees && !d.drawn.is_empty() {
         lines.push(format!(
             "Drawn (you keep one, the other goes under its deck): {}.",
@@ -356,6 +376,10 @@ pub(super) fn options(cx: &Ctx) -> Vec<String> {
         super::super::board::Shape::Standard => {}
         super::super::board::Shape::Broad => lines.push("Board shape: broad.".to_owned()),
         super::super::board::Shape::Long => lines.push("Board shape: long.".to_owned()),
+        super::super::board::Shape::Hexagon(sides) => lines.push(format!(
+            "Board shape: the players' own, a hexagon of sides {}.",
+            sides.map(|n| n.to_string()).join("-")
+        )),
     }
     lines
 }

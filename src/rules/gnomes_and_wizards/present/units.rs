@@ -83,10 +83,11 @@ fn unit_line(cx: &Ctx, owner: usize, u: &Unit) -> String {
     format!("{} on {at}: {}.", cx.unit(r), parts.join("; "))
 }
 
-/// The unit's abilities, one line each (full text for the viewer's own units).
+/// The unit's abilities, one line each, with their full text (abilities on the board are
+/// public: a player reads what any unit can do without the docs).
 fn ability_lines(cx: &Ctx, owner: usize, u: &Unit) -> Vec<String> {
     let s = cx.state;
-    let full = cx.viewer.sees_secrets_of(owner) && owner < s.seats;
+    let full = owner < s.seats;
     let mut lines = Vec::new();
     if let Some(a) = s.tribe_of(owner).innate(u.slot) {
         let what = if full { a.text() } else { short(a, false) };
@@ -220,6 +221,18 @@ pub(super) fn hands(cx: &Ctx) -> Vec<Section> {
             lines.push(
                 "A Secret card is cast once with no charge; its range counts from any of your \
                  units on the board."
+                    .to_owned(),
+            );
+        }
+        if !p.learned_hand.is_empty() {
+            lines.extend(
+                p.learned_hand
+                    .iter()
+                    .map(|&c| format!("Held, to attach: {}", card_text(c))),
+            );
+            lines.push(
+                "A Learned card held in hand is attached to a unit in a Call to War step, at no \
+                 cost; it cannot be charged or cast until then."
                     .to_owned(),
             );
         }

@@ -14,14 +14,14 @@ impl Secrets for GnomesAndWizards {
 
     fn plant(state: &mut State, seat: Seat) {
         if let Some(p) = state.players.get_mut(seat) {
-            for c in &mut p.hand {
+            for c in p.hand.iter_mut().chain(&mut p.learned_hand) {
                 *c = MARKER_CARD;
             }
         }
         if state.current() == Some(seat)
             && let Some(d) = state.draw.as_mut()
         {
-            for c in &mut d.drawn {
+            for c in d.drawn.iter_mut().chain(&mut d.attach) {
                 *c = MARKER_CARD;
             }
         }
@@ -59,10 +59,12 @@ impl Secrets for GnomesAndWizards {
         let mut changed = conformance::redeal(&mut hidden, &mut secret, pick);
         player.hand = shown.into_iter().chain(hidden).collect();
         player.hand.sort_unstable();
+        changed |= conformance::redeal(&mut player.learned_hand, &mut learned, pick);
+        player.learned_hand.sort_unstable();
         if state.current() == Some(seat)
             && let Some(draw) = twin.draw.as_mut()
         {
-            for card in &mut draw.drawn {
+            for card in draw.drawn.iter_mut().chain(&mut draw.attach) {
                 let pool = match deck(card) {
                     Some(Deck::Learned) => &mut learned,
                     _ => &mut secret,

@@ -6,10 +6,13 @@ mod basics;
 mod calls;
 mod conformance;
 mod docs;
+mod fidelity;
 mod picture;
 mod playout;
 mod present;
+mod review;
 mod solo;
+mod timing;
 mod variants;
 
 use super::board::TileId;

@@ -48,6 +48,8 @@ fn full(state: &State, seat: Seat) -> String {
 /// and attacking; Bob (Imblasham) has a Clan next to hers.
 fn mid_game() -> State {
     let mut state = start(2);
+    // Bob's Leader next to Ann's (tile 1), so that one tile holds four units.
+    state.unit_mut(unit(1, 0)).unwrap().tile = Some(1);
     let leader0 = state.unit(unit(0, 0)).unwrap().tile.unwrap();
     let leader1 = state.unit(unit(1, 0)).unwrap().tile.unwrap();
     let next0 = state.geometry().adjacent(leader0)[0];
@@ -226,13 +228,13 @@ fn your_hand_shows_card_texts_and_other_hands_stay_hidden() {
     let bob = full(&state, 1);
     assert!(bob.contains("Escape Route: Secret: no charge, used once. Move an ally unit"));
     assert!(!bob.contains("Ambush") && !bob.contains("Sleep Powder"));
-    // The units' abilities: full text for your own, a summary for the others'.
-    assert!(ann.contains(
-        "innate Wind-up Rush, charged (3/3), ready to cast: Charge 3. Make an extra attack"
-    ));
-    assert!(bob.contains(
-        "innate Wind-up Rush, charged (3/3), ready to cast: extra attack 4 on an enemy, same tile"
-    ));
+    // Issue 18, reference text: every unit's abilities with their full text, the others'
+    // too, so that a player never needs the docs to know what a unit can do.
+    for text in [&ann, &bob] {
+        assert!(text.contains(
+            "innate Wind-up Rush, charged (3/3), ready to cast: Charge 3. Make an extra attack"
+        ));
+    }
 }
 
 #[test]
@@ -296,12 +298,21 @@ fn the_board_diagram_draws_every_tile_and_its_units() {
 #[test]
 fn every_shape_fits_a_mail_line() {
     use super::super::Shape;
-    for shape in [Shape::Standard, Shape::Broad, Shape::Long] {
-        for seats in 1..=4 {
-            let options = Options {
-                shape,
-                ..Options::default()
-            };
+    for shape in [
+        Shape::Standard,
+        Shape::Broad,
+        Shape::Long,
+        // Boards of the players' own, up to the largest allowed.
+        Shape::Hexagon([3, 1, 3, 3, 1, 3]),
+        Shape::Hexagon([3, 3, 3, 3, 3, 3]),
+        Shape::Hexagon([7, 2, 0, 7, 2, 0]),
+        Shape::Hexagon([2, 5, 2, 2, 5, 2]),
+    ] {
+        let options = Options {
+            shape,
+            ..Options::default()
+        };
+        for seats in Game::seats(&options) {
             let state = start_with(&options, seats);
             let lines = diagram(&state, Viewer::Spectator);
             let rows = state.geometry().tiles.iter().map(|p| p.row).max().unwrap();

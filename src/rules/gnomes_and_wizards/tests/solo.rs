@@ -110,7 +110,7 @@ fn automaton_units_fall_toward_the_mines() {
         return;
     }
     let before = state.geometry().tile(t).unwrap().centre_distance;
-    super::super::combat::flip(&mut state, t);
+    super::super::combat::flip(&mut state, t, None);
     super::super::turn::advance(&mut state);
     let u = state.unit(unit(1, 1)).unwrap();
     assert_eq!(u.hp, 8);

@@ -205,6 +205,19 @@ pub fn key(state: &State, viewer: Viewer, names: &[String]) -> Section {
         "Terrain: p Plains, f Forest, m Mountains, b Badlands.".to_owned(),
         "Structures: v Village, + Town, c City, k Castle, r Ruins, $ Mine, * Temple, t Tower."
             .to_owned(),
+        "What structures do (\"5+\": occupy 5 or more of the type at the start of your turn, \
+         declared until your next turn): Villages 5+: +1 to your Recruit Roll; Town: crossroads, \
+         your other figures move through a Town you occupy without spending a move point; \
+         Cities 5+: draw 1 extra card in the Allies phase; Castle: units in it get +2 force \
+         when defending; Ruins 5+: your Monsters +2 force; Mines 5+: your Heroes and Armies +1 \
+         force; Temples: occupy 5 at the start of your turn and you win; Towers 5+: your Mages \
+         +2 force."
+            .to_owned(),
+        "Units: figures have force 0 and 1 move point (cards add more); Garrisons have force \
+         -2 and never move. A fight: each side rolls 2D6, then the sides take turns playing \
+         force cards from their hands (the attacker first) until both pass; the higher total \
+         of roll + force wins, a tie destroys both."
+            .to_owned(),
         format!(
             "Units: the player's letter ({}), then m Mage, h Hero, x Monster, a Army; \
              # a Garrison.",

@@ -6,7 +6,7 @@
 use super::super::actions::Action;
 use super::super::data::{CardId, Effect, FigureKind, Power, card, card_name, hand_effects};
 use super::super::movement::targets;
-use super::super::state::{Pending, Phase, Pos, PowerSource, State};
+use super::super::state::{Pending, Phase, Pos, PowerSource, State, Stop};
 use super::board::{corner_word, figure_label, sq, unit_label};
 use crate::rules::present::seat_name;
 use crate::rules::{Choice, ChoiceGroup, Seat};
@@ -149,19 +149,34 @@ fn entry(state: &State, seat: Seat, action: &Action, names: &[String]) -> (Strin
         },
         Action::DoneCards => (
             "Play a card for this fight:".to_owned(),
-            "No more cards: roll the dice".to_owned(),
+            "Done: no more cards now (the fight is settled when both sides are done in a row)"
+                .to_owned(),
         ),
         Action::Oracle { seat: other } => (
             power(Power::Oracle, "Oracle: look at the hand of"),
             seat_name(names, *other),
         ),
         Action::Empire { at } => (power(Power::Empire, "Empire: a new Garrison at"), sq(*at)),
-        Action::AlterTerrain { at, terrain } => (
+        // Alter Terrain in two steps: the square (grouped by row), then the terrain.
+        Action::AlterTerrain { at } => (
             power(
                 Power::AlterTerrain,
-                &format!("Alter Terrain: change a square to {}", terrain.name()),
+                &format!(
+                    "Alter Terrain: change the terrain of a square in row {} (then choose the \
+                     new terrain)",
+                    at.1 + 1
+                ),
             ),
-            sq(*at),
+            format!(
+                "{} ({})",
+                sq(*at),
+                state.terrain(*at).map_or("no terrain", |t| t.name())
+            ),
+        ),
+        Action::AlterTerrainTo(terrain) => (alter_title(state), terrain.name().to_owned()),
+        Action::CancelAlterTerrain => (
+            alter_title(state),
+            "Cancel (Alter Terrain is not used)".to_owned(),
         ),
         Action::Haste { figure } => (
             power(Power::Haste, "Haste Spell: +1 move point this turn for"),
@@ -171,7 +186,7 @@ fn entry(state: &State, seat: Seat, action: &Action, names: &[String]) -> (Strin
             power(Power::Alchemist, "Alchemist"),
             "Discard any number of cards, then draw as many".to_owned(),
         ),
-        Action::AlchemyDiscard(c) => (alchemy_title(state), format!("Discard {}", card_name(*c))),
+        Action::AlchemyDiscard(c) => (alchemy_title(state), format!("Discard {}", card_line(*c))),
         Action::AlchemyDone => {
             let n = match &state.pending {
                 Some(Pending::Alchemist { discarded }) => *discarded,
@@ -191,10 +206,10 @@ fn entry(state: &State, seat: Seat, action: &Action, names: &[String]) -> (Strin
                 Power::Diplomat,
                 &format!(
                     "Diplomat: make {} permanent and take back into your hand",
-                    card_name(*hand)
+                    card_line(*hand)
                 ),
             ),
-            card_name(*permanent),
+            card_line(*permanent),
         ),
         Action::Jester { seat: other } => (
             power(Power::Jester, "Jester: switch hands with"),
@@ -272,19 +287,47 @@ fn entry(state: &State, seat: Seat, action: &Action, names: &[String]) -> (Strin
         },
         Action::Realign { permanent, hand } => (
             format!(
-                "Realignment: make {} permanent in place of:",
-                card_name(*hand)
+                "Realignment: make {} permanent, discarding the permanent card:",
+                card_line(*hand)
             ),
-            card_name(*permanent),
+            card_line(*permanent),
         ),
         Action::Discard(c) => (
             format!(
                 "Discard down to {} cards (one at a time):",
                 state.hand_limit(seat)
             ),
-            card_name(*c),
+            card_line(*c),
         ),
         Action::EndTurn => ("Finish:".to_owned(), "End your turn".to_owned()),
+        // Ruling 22: stops for "Once on your Turn" powers, asked for in the decision before.
+        Action::StopBefore(Stop::Declaration) => (
+            "Finish:".to_owned(),
+            "End your turn, and stop at the start of your next turn to use a power before the \
+             Declaration phase"
+                .to_owned(),
+        ),
+        Action::StopBefore(Stop::RecruitRoll) => (
+            "Finish moving:".to_owned(),
+            "End the Movement phase, draw, and stop to use a power before the Recruit Roll"
+                .to_owned(),
+        ),
+        Action::StopBefore(Stop::Garrison) => (
+            "Go on:".to_owned(),
+            "Declare, and stop again to use a power before the Garrison phase".to_owned(),
+        ),
+        Action::GoOn => (
+            "Go on:".to_owned(),
+            match &state.phase {
+                Phase::Stop(Stop::Declaration) => {
+                    "Use no (more) powers now: declare, place garrisons, move".to_owned()
+                }
+                Phase::Stop(Stop::Garrison) => {
+                    "Use no (more) powers now: place garrisons, move".to_owned()
+                }
+                _ => "Use no (more) powers now: roll for a recruit".to_owned(),
+            },
+        ),
         // Chance outcomes are never a seat's choice; described as the log does.
         _ => (
             "Other choices:".to_owned(),
@@ -304,6 +347,17 @@ fn alchemy_title(state: &State) -> String {
         _ => 0,
     };
     format!("Alchemist: discard a card, or finish ({n} discarded so far):")
+}
+
+fn alter_title(state: &State) -> String {
+    match &state.pending {
+        Some(Pending::AlterTerrain { at }) => format!(
+            "Alter Terrain: the new terrain of {} (now {}):",
+            sq(*at),
+            state.terrain(*at).map_or("no terrain", |t| t.name())
+        ),
+        _ => "Alter Terrain: the new terrain:".to_owned(),
+    }
 }
 
 fn illusion_title(state: &State) -> String {

@@ -137,23 +137,43 @@ pub fn this_turn(state: &State, viewer: Viewer, names: &[String]) -> Option<Sect
             d.unit.name(),
             signed(force(state, &d)),
         ));
-        let step = match (c.step, c.attack_roll) {
-            (CombatStep::AttackerCards, _) => {
-                format!("{} may play force cards first.", seat_name(names, a.seat))
-            }
-            (CombatStep::DefenderCards, _) => {
-                format!("{} may answer with force cards.", seat_name(names, d.seat))
-            }
-            (_, Some(r)) => format!(
-                "{} rolled {r}; {} rolls next.",
+        let roll = |seat: Seat, r: Option<u8>| match r {
+            Some(r) => format!("{} rolled {r}", seat_name(names, seat)),
+            None => format!("{} has not rolled yet", seat_name(names, seat)),
+        };
+        let rolls = format!(
+            "{}; {}.",
+            roll(a.seat, c.attack_roll),
+            roll(d.seat, c.defence_roll)
+        );
+        let totals = match (c.attack_roll, c.defence_roll) {
+            (Some(ar), Some(dr)) => format!(
+                " Totals now: {} against {}.",
+                i32::from(ar) + force(state, &a),
+                i32::from(dr) + force(state, &d)
+            ),
+            _ => String::new(),
+        };
+        let step = match c.step {
+            CombatStep::AttackerCards => format!(
+                "{} may play force cards (then {} may answer).",
                 seat_name(names, a.seat),
                 seat_name(names, d.seat)
             ),
-            (_, None) => "Both sides roll 2D6 next.".to_owned(),
+            CombatStep::DefenderCards => format!(
+                "{} may answer with force cards (then {} again).",
+                seat_name(names, d.seat),
+                seat_name(names, a.seat)
+            ),
+            _ => "The dice roll first.".to_owned(),
         };
-        lines.push(format!(
-            "{step} Each side rolls 2D6 + force; the higher total wins, a tie destroys both."
-        ));
+        lines.push(format!("{rolls}{totals} {step}"));
+        lines.push(
+            "Each side rolls 2D6, permanent cards count, then the sides take turns playing \
+             force cards until both pass; the higher total of roll + force wins, a tie \
+             destroys both."
+                .to_owned(),
+        );
     }
     match &state.pending {
         Some(Pending::Alchemist { discarded }) => lines.push(format!(
@@ -164,6 +184,11 @@ pub fn this_turn(state: &State, viewer: Viewer, names: &[String]) -> Option<Sect
             "Illusionist: {} is to switch places with another of {}'s units.",
             unit_label(state, first),
             seat_name(names, cur)
+        )),
+        Some(Pending::AlterTerrain { at }) => lines.push(format!(
+            "Alter Terrain: {} ({}) is to get a new terrain type.",
+            sq(*at),
+            state.terrain(*at).map_or("no terrain", |t| t.name())
         )),
         None => {}
     }
@@ -205,7 +230,7 @@ pub fn this_turn(state: &State, viewer: Viewer, names: &[String]) -> Option<Sect
     }
     for (seat, p) in state.players.iter().enumerate() {
         if !p.played.is_empty() {
-            let played: Vec<String> = p.played.iter().map(|&c| card_name(c)).collect();
+            let played: Vec<String> = p.played.iter().map(|&c| card_line(c)).collect();
             lines.push(format!(
                 "{} played this turn: {}.",
                 seat_name(names, seat),
@@ -228,7 +253,7 @@ pub fn this_turn(state: &State, viewer: Viewer, names: &[String]) -> Option<Sect
             seat_name(names, peek.of)
         );
         if viewer.sees_secrets_of(peek.by) || viewer.sees_secrets_of(peek.of) {
-            let seen: Vec<String> = peek.cards.iter().map(|&c| card_name(c)).collect();
+            let seen: Vec<String> = peek.cards.iter().map(|&c| card_line(c)).collect();
             let seen = if seen.is_empty() {
                 "no cards".to_owned()
             } else {
@@ -345,6 +370,9 @@ pub fn cards(state: &State) -> Section {
                 names.join(", ")
             )
         });
+        // Names only: no choice takes a card from the pile, and the texts of up to 60 cards
+        // were the largest part of a late turn mail (the review's "full text of every
+        // discarded card"). Cards a choice names, hands and permanent cards keep their text.
     }
     Section::new("Ally cards", lines)
 }

@@ -174,43 +174,82 @@ fn a_winning_attacker_with_move_points_left_moves_on() {
     }));
 }
 
-// "Force Bonuses from Permanent cards are applied. Players may play (discard) hand cards to
-// get Force bonuses from them." — the defender answers as a reaction decision.
+// "Attacker and Defender both roll 2D6 each. Force Bonuses from Permanent cards are applied.
+// Players may play (discard) hand cards to get Force bonuses from them." — the dice come
+// first, then the card windows, the attacker's first, each side answering the other until
+// both pass in a row (review gap 1; the old code asked for cards before the dice).
 #[test]
-fn both_sides_may_play_hand_cards_for_force_attacker_first() {
+fn dice_first_then_hand_cards_answerable_in_turn() {
     let (mut state, enemy) = face_off(FigureKind::Army);
     give_permanent(&mut state, 0, id("Paladin"));
     give(&mut state, 0, id("Duelist"));
-    give(&mut state, 0, id("Dragon Slayer"));
+    give(&mut state, 0, id("Juggernauts"));
+    give(&mut state, 0, id("Knights"));
     give(&mut state, 1, id("Shield Bearers"));
-    give(&mut state, 1, id("Giants"));
-    decide(
-        &mut state,
-        0,
-        Action::Move {
-            figure: 1,
-            to: Pos(1, 1),
-        },
-    );
+    give(&mut state, 1, id("Horse Archers"));
+    move_to(&mut state, 0, 1, Pos(1, 1));
+    // The dice first, whoever holds cards.
+    assert!(is_chance(&state));
+    chance(&mut state, Action::Roll2d6(6));
+    assert!(is_chance(&state));
+    chance(&mut state, Action::Roll2d6(9));
+    // Then the attacker, who has seen both rolls (6 + 2 Paladin against 9).
     assert_eq!(waiting_for(&state), vec![0]);
-    // Only cards that add force in this fight are offered (Duelist: vs. Heroes only).
+    let combat = state.phase.clone();
+    assert!(matches!(&combat, Phase::Combat(c)
+        if c.step == CombatStep::AttackerCards && c.attack_roll == Some(6) && c.defence_roll == Some(9)));
+    // Only cards that add force in this fight are offered (Duelist: vs. Heroes only;
+    // Juggernauts: Monsters).
     assert_eq!(legal(&state, 0), vec![Action::DoneCards]);
     decide(&mut state, 0, Action::DoneCards);
+    // The defender may still play: it is not settled while one side may answer.
     assert_eq!(waiting_for(&state), vec![1]);
-    assert!(matches!(&state.phase, Phase::Combat(c) if c.step == CombatStep::DefenderCards));
     assert_eq!(
         legal(&state, 1),
-        vec![Action::PlayCard(id("Shield Bearers")), Action::DoneCards]
+        vec![
+            Action::PlayCard(id("Shield Bearers")),
+            Action::PlayCard(id("Horse Archers")),
+            Action::DoneCards
+        ]
     );
     decide(&mut state, 1, Action::PlayCard(id("Shield Bearers")));
+    // After the defender's card, the attacker answers again.
+    assert_eq!(waiting_for(&state), vec![0]);
+    decide(&mut state, 0, Action::DoneCards);
+    assert_eq!(waiting_for(&state), vec![1]);
     decide(&mut state, 1, Action::DoneCards);
-    chance(&mut state, Action::Roll2d6(6));
-    chance(&mut state, Action::Roll2d6(7));
-    // 6 + 2 (Paladin, plains) against 7 + 1 (Shield Bearers): a tie.
+    // 6 + 2 (Paladin, plains) against 9 + 1 (Shield Bearers): the defender wins.
     let report = state.last_combat.clone().unwrap();
+    assert_eq!((report.attack_roll, report.defence_roll), (6, 9));
     assert_eq!((report.attack_force, report.defence_force), (2, 1));
-    assert!(state.figure(enemy).is_none());
+    assert!(state.figure(1).is_none());
+    assert!(state.figure(enemy).is_some());
     assert!(state.discard.contains(&id("Shield Bearers")));
+    assert!(state.players[1].hand.contains(&id("Horse Archers")));
+}
+
+// "Players may play (discard) hand cards to get Force bonuses from them." — a side that
+// played a card can be answered, and answer back.
+#[test]
+fn the_attacker_answers_the_defenders_card() {
+    let (mut state, enemy) = face_off(FigureKind::Army);
+    give(&mut state, 0, id("Paladin"));
+    give(&mut state, 0, id("Duelist"));
+    give(&mut state, 1, id("Shield Bearers"));
+    move_to(&mut state, 0, 1, Pos(1, 1));
+    chance(&mut state, Action::Roll2d6(7));
+    chance(&mut state, Action::Roll2d6(7));
+    decide(&mut state, 0, Action::DoneCards);
+    decide(&mut state, 1, Action::PlayCard(id("Shield Bearers")));
+    // 7 against 8: the attacker plays the Paladin (+2 in Plains) in answer.
+    assert_eq!(waiting_for(&state), vec![0]);
+    decide(&mut state, 0, Action::PlayCard(id("Paladin")));
+    // The defender's hand is empty: its window closes by itself, and the attacker's last
+    // pass settles the fight: 9 against 8.
+    assert_eq!(waiting_for(&state), vec![0]);
+    decide(&mut state, 0, Action::DoneCards);
+    assert!(state.figure(enemy).is_none());
+    assert!(state.figure(1).is_some());
 }
 
 // "The effect of Hand cards only last to the end of the current turn."
@@ -227,7 +266,7 @@ fn hand_card_effects_end_with_the_turn() {
 }
 
 // "The Moving Figure (current player) is the Attacker." — with no cards in hand there is
-// nothing to ask: the dice roll at once.
+// nothing to ask: the dice roll and the fight is settled.
 #[test]
 fn empty_hands_skip_the_card_windows() {
     let (mut state, _) = face_off(FigureKind::Army);
@@ -240,4 +279,7 @@ fn empty_hands_skip_the_card_windows() {
         },
     );
     assert!(is_chance(&state));
+    chance(&mut state, Action::Roll2d6(9));
+    chance(&mut state, Action::Roll2d6(3));
+    assert!(matches!(state.phase, Phase::Movement));
 }

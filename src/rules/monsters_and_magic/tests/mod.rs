@@ -12,7 +12,9 @@ mod playout;
 mod powers;
 mod present;
 mod refusals;
+mod review;
 mod setup;
+mod stops;
 mod victory;
 
 use super::data::{CardId, card_id};
@@ -186,24 +188,24 @@ fn figure_at(state: &State, at: Pos) -> Option<&Figure> {
     state.figures.iter().find(|f| f.at == at)
 }
 
-/// Settles a fight with the given 2D6 sums, passing on both card windows.
-fn fight(state: &mut State, attack: u8, defence: u8) {
-    let current = state.current;
-    if waiting_is(state, current) {
-        decide(state, current, Action::DoneCards);
-    }
-    if let Phase::Combat(c) = &state.phase {
-        let defender = c.defender_seat;
-        if waiting_is(state, defender) {
-            decide(state, defender, Action::DoneCards);
-        }
-    }
-    chance(state, Action::Roll2d6(attack));
-    chance(state, Action::Roll2d6(defence));
+/// Seat `seat` moves `figure` one space to `to`.
+fn move_to(state: &mut State, seat: Seat, figure: u16, to: Pos) {
+    decide(state, seat, Action::Move { figure, to });
 }
 
-fn waiting_is(state: &State, seat: Seat) -> bool {
-    matches!(Game::next(state), Next::Players(s) if s == vec![seat])
+/// Settles a fight with the given 2D6 sums ("Attacker and Defender both roll 2D6 each"),
+/// then passes on the card windows.
+fn fight(state: &mut State, attack: u8, defence: u8) {
+    chance(state, Action::Roll2d6(attack));
+    chance(state, Action::Roll2d6(defence));
+    pass_cards(state);
+}
+
+/// Both sides pass on their card windows until the fight is settled.
+fn pass_cards(state: &mut State) {
+    while let (Phase::Combat(_), Next::Players(seats)) = (&state.phase, Game::next(state)) {
+        decide(state, seats[0], Action::DoneCards);
+    }
 }
 
 /// Ends seat `current`'s turn: movement, the draw, a recruit roll of 1 (a card), end.

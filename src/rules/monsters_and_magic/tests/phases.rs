@@ -4,6 +4,10 @@ use super::super::combat::{Side, force};
 use super::super::data::{Role, UnitKind};
 use super::*;
 
+/// Ending the turn and asking to stop at the start of the next (ruling 22).
+const STOP_NEXT_TURN: Action =
+    Action::StopBefore(crate::rules::monsters_and_magic::Stop::Declaration);
+
 /// Gives seat 0 garrisons on the first `n` spaces of `structure` (outside the corners).
 fn occupy(state: &mut State, seat: Seat, structure: Structure, n: usize) {
     let spaces: Vec<Pos> = Pos::all()
@@ -246,8 +250,12 @@ fn recruits_go_on_your_garrisons_without_a_figure() {
     let card = spare_cards(&state, 1, &[])[0];
     chance(&mut state, Action::DrawCard(card));
     chance(&mut state, Action::RollDie(2));
+    let recruits: Vec<Action> = legal(&state, 0)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Recruit { .. }))
+        .collect();
     assert_eq!(
-        legal(&state, 0),
+        recruits,
         vec![Action::Recruit {
             figure: FigureKind::Army,
             at: Pos(4, 4)
@@ -279,7 +287,7 @@ fn four_of_a_type_is_the_cap() {
     chance(&mut state, Action::DrawCard(card));
     chance(&mut state, Action::RollDie(3));
     assert!(matches!(state.phase, Phase::End));
-    assert_eq!(legal(&state, 0), vec![Action::EndTurn]);
+    assert_eq!(legal(&state, 0), vec![Action::EndTurn, STOP_NEXT_TURN]);
 }
 
 // "END PHASE Max hand size is 5 cards. Discard excess cards."
@@ -308,9 +316,10 @@ fn the_end_phase_discards_down_to_five() {
 }
 
 // "THE OPTIONAL REALIGNMENT RULE In End Phase you may discard 1 of your permanent cards and
-// replace it with a card from your hand."
+// replace it with a card from your hand." — the old permanent card is discarded, not taken
+// into the hand (review B1).
 #[test]
-fn realignment_swaps_a_permanent_card_for_a_hand_card_when_on() {
+fn realignment_discards_the_old_permanent_card_for_a_hand_card_when_on() {
     let mut state = game_with(
         Options {
             realignment: true,
@@ -328,12 +337,16 @@ fn realignment_swaps_a_permanent_card_for_a_hand_card_when_on() {
         permanent: id("Wings"),
         hand: id("Paladin"),
     };
-    assert_eq!(legal(&state, 0), vec![realign.clone(), Action::EndTurn]);
+    assert_eq!(
+        legal(&state, 0),
+        vec![realign.clone(), Action::EndTurn, STOP_NEXT_TURN]
+    );
     decide(&mut state, 0, realign);
     assert_eq!(state.players[0].permanent, vec![id("Paladin")]);
-    assert_eq!(state.players[0].hand, vec![id("Wings")]);
+    assert_eq!(state.players[0].hand, Vec::<CardId>::new());
+    assert_eq!(state.discard.last(), Some(&id("Wings")));
     // Once per End phase.
-    assert_eq!(legal(&state, 0), vec![Action::EndTurn]);
+    assert_eq!(legal(&state, 0), vec![Action::EndTurn, STOP_NEXT_TURN]);
 }
 
 // The rule is optional: off by default.
@@ -345,7 +358,7 @@ fn realignment_is_off_by_default() {
     chance(&mut state, Action::DrawCard(id("Paladin")));
     chance(&mut state, Action::RollDie(1));
     chance(&mut state, Action::DrawCard(id("Giants")));
-    assert_eq!(legal(&state, 0), vec![Action::EndTurn]);
+    assert_eq!(legal(&state, 0), vec![Action::EndTurn, STOP_NEXT_TURN]);
     let err = illegal(
         &state,
         0,

@@ -247,10 +247,7 @@ fn set_up_and_recruit_choices_target_their_squares() {
         figure: FigureKind::Army,
         at: Pos(2, 6),
     };
-    let alter = Action::AlterTerrain {
-        at: Pos(7, 0),
-        terrain: Terrain::Plains,
-    };
+    let alter = Action::AlterTerrain { at: Pos(7, 0) };
     assert_eq!(
         Game::targets(&state, 0, &[recruit, alter, Action::EndTurn]),
         vec![Some("c7".to_owned()), Some("h1".to_owned()), None]
@@ -293,7 +290,9 @@ fn a_fight_and_the_moving_figure_are_marked() {
         defender_seat: 1,
         defender: Defender::Garrison,
         step: CombatStep::AttackerCards,
-        attack_roll: None,
+        attack_roll: Some(7),
+        defence_roll: Some(5),
+        passes: 0,
     });
     let svg = picture(&state, Viewer::Seat(1));
     let doc = roxmltree::Document::parse(&svg).unwrap();

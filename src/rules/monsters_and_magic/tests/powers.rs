@@ -108,14 +108,24 @@ fn alter_terrain() {
     let mut state = game(2);
     give_permanent(&mut state, 0, id("Alter Terrain"));
     assert_eq!(state.terrain(Pos(5, 5)), Some(Terrain::Forest));
-    decide(
-        &mut state,
-        0,
-        Action::AlterTerrain {
-            at: Pos(5, 5),
-            terrain: Terrain::Badlands,
-        },
+    // Two small steps: the square, then its new terrain (the other three types).
+    decide(&mut state, 0, Action::AlterTerrain { at: Pos(5, 5) });
+    assert_eq!(
+        legal(&state, 0),
+        vec![
+            Action::AlterTerrainTo(Terrain::Plains),
+            Action::AlterTerrainTo(Terrain::Mountains),
+            Action::AlterTerrainTo(Terrain::Badlands),
+            Action::CancelAlterTerrain,
+        ]
     );
+    assert!(state.players[0].used.is_empty());
+    // A deadline cancels the half-made choice rather than pick a terrain.
+    assert_eq!(
+        Game::default_action(&state, 0),
+        Some(Action::CancelAlterTerrain)
+    );
+    decide(&mut state, 0, Action::AlterTerrainTo(Terrain::Badlands));
     assert_eq!(state.terrain(Pos(5, 5)), Some(Terrain::Badlands));
     assert!(state.players[0].used.contains(&id("Alter Terrain")));
     assert!(

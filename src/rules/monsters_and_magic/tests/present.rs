@@ -283,20 +283,47 @@ fn long_power_lists_are_grouped_and_stay_small() {
     give(&mut state, 0, id("Haste Spell"));
     let actions = legal(&state, 0);
     let groups = choices(&state, 0);
-    for terrain in Terrain::ALL {
+    // Item 4 of issue 18: Alter Terrain is two small steps, the square (eight groups of
+    // eight, by row) and then its terrain, not 192 entries.
+    for row in 1..=8 {
         let g = group(
             &groups,
-            &format!("Alter Terrain: change a square to {}:", terrain.name()),
+            &format!(
+                "Alter Terrain: change the terrain of a square in row {row} (then choose the \
+                 new terrain):"
+            ),
         );
-        assert_eq!(g.choices.len(), 48);
+        assert_eq!(g.choices.len(), 8);
         for c in &g.choices {
-            assert!(matches!(
-                &actions[c.number - 1],
-                Action::AlterTerrain { terrain: t, .. } if *t == terrain
-            ));
-            assert!(c.label.len() == 2, "{}", c.label);
+            assert!(
+                matches!(&actions[c.number - 1], Action::AlterTerrain { at } if at.1 + 1 == row)
+            );
         }
     }
+    assert!(
+        actions
+            .iter()
+            .filter(|a| matches!(a, Action::AlterTerrain { .. }))
+            .count()
+            == 64
+    );
+    decide(&mut state, 0, Action::AlterTerrain { at: Pos(3, 5) });
+    let groups2 = choices(&state, 0);
+    let g = group(
+        &groups2,
+        "Alter Terrain: the new terrain of d6 (now Badlands):",
+    );
+    let labels: Vec<&str> = g.choices.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Plains",
+            "Forest",
+            "Mountains",
+            "Cancel (Alter Terrain is not used)"
+        ]
+    );
+    state.pending = None;
     let haste = group(
         &groups,
         "Haste Spell (plays the card from your hand): +1 move point this turn for:",
@@ -326,10 +353,14 @@ fn combat_shows_both_sides_and_groups_the_force_cards() {
             to: Pos(1, 1),
         },
     );
+    // "Attacker and Defender both roll 2D6 each." first; then the cards.
+    chance(&mut state, Action::Roll2d6(7));
+    chance(&mut state, Action::Roll2d6(8));
     let p = present(&state, Viewer::Seat(0));
     assert!(
-        p.headline
-            .starts_with("Your turn, Ann: your Hero attacks Bob's Garrison at b2"),
+        p.headline.starts_with(
+            "Your turn, Ann: your Hero attacks Bob's Garrison at b2 (totals now 7 against 6)"
+        ),
         "{}",
         p.headline
     );
@@ -344,7 +375,14 @@ fn combat_shows_both_sides_and_groups_the_force_cards() {
     let cards = group(&groups, "Play a card for this fight:");
     // b2 is a Forest: the Paladin (Plains) adds nothing; done is always there.
     let labels: Vec<&str> = cards.choices.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, ["No more cards: roll the dice"]);
+    assert_eq!(
+        labels,
+        ["Done: no more cards now (the fight is settled when both sides are done in a row)"]
+    );
+    assert!(
+        turn.contains("Ann rolled 7; Bob rolled 8. Totals now: 7 against 6."),
+        "{turn}"
+    );
 }
 
 #[test]
@@ -368,6 +406,9 @@ fn the_end_of_the_game_names_the_winner() {
 fn every_choice_is_numbered_once_and_mail_stays_small() {
     let mut largest = (0usize, 0usize, String::new());
     let mut most = (0usize, 0usize);
+    // The same tables as text: headline, section lines, numbered choice labels.
+    let mut largest_text = 0usize;
+    let mut most_alter_terrain = 0usize;
     for seats in 2..=4 {
         for seed in 0..4u64 {
             let mut dice = Dice(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -393,6 +434,28 @@ fn every_choice_is_numbered_once_and_mail_stays_small() {
                         }
                         let p = Game::present(&state, Viewer::Seat(seat), &names());
                         let size = format!("{p:?}{groups:?}").len();
+                        let text: usize = p.headline.len()
+                            + p.sections
+                                .iter()
+                                .map(|s| {
+                                    s.title.len()
+                                        + s.lines.iter().map(|l| l.len() + 1).sum::<usize>()
+                                })
+                                .sum::<usize>()
+                            + groups
+                                .iter()
+                                .map(|g| {
+                                    g.title.len()
+                                        + g.choices.iter().map(|c| c.label.len() + 6).sum::<usize>()
+                                })
+                                .sum::<usize>();
+                        largest_text = largest_text.max(text);
+                        most_alter_terrain = most_alter_terrain.max(
+                            actions
+                                .iter()
+                                .filter(|a| matches!(a, Action::AlterTerrain { .. }))
+                                .count(),
+                        );
                         if size > largest.0 {
                             largest = (size, actions.len(), p.headline.clone());
                         }
@@ -410,7 +473,9 @@ fn every_choice_is_numbered_once_and_mail_stays_small() {
         }
     }
     println!(
-        "largest presentation + choices: {} bytes ({} choices; {}); most choices: {} ({} bytes)",
+        "largest presentation + choices: {} bytes ({} choices; {}); most choices: {} ({} bytes); \
+         largest as text: {largest_text} bytes; most Alter Terrain choices at once: \
+         {most_alter_terrain}",
         largest.0, largest.1, largest.2, most.0, most.1
     );
 }

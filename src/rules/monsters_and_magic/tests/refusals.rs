@@ -126,5 +126,7 @@ fn deadline_defaults_end_the_phase_or_pass() {
             to: Pos(1, 1),
         },
     );
+    chance(&mut state, Action::Roll2d6(7));
+    chance(&mut state, Action::Roll2d6(7));
     assert_eq!(Game::default_action(&state, 0), Some(Action::DoneCards));
 }

@@ -154,7 +154,9 @@ fn the_middle_seat_of_three_may_add_a_figure_in_the_opposite_corner() {
     assert!(is_chance(&state));
 }
 
-// "Players roll high on 2D6 to see who goes first. Play proceeds clockwise."
+// "Players roll high on 2D6 to see who goes first. Play proceeds clockwise." — clockwise
+// round the board's corners as players see it (a1, a8, h8, h1), not by seat number: here
+// seat 0 is in a1, seat 1 in h1 and seat 2 in h8.
 #[test]
 fn the_highest_2d6_goes_first_ties_roll_again_and_play_goes_clockwise() {
     let mut state = Game::new_game(
@@ -185,8 +187,19 @@ fn the_highest_2d6_goes_first_ties_roll_again_and_play_goes_clockwise() {
     assert_eq!(state.current, 2);
     assert_eq!(state.turn, 1);
     assert_eq!(waiting_for(&state), vec![2]);
-    assert_eq!(state.seat_of_turn(2), 0);
-    assert_eq!(state.seat_of_turn(3), 1);
+    assert_eq!(
+        (
+            state.players[0].corner,
+            state.players[1].corner,
+            state.players[2].corner
+        ),
+        (Some(Pos(0, 0)), Some(Pos(7, 0)), Some(Pos(7, 7)))
+    );
+    // From h8 clockwise: h1 (seat 1), then a1 (seat 0).
+    assert_eq!(state.seat_of_turn(2), 1);
+    assert_eq!(state.seat_of_turn(3), 0);
+    assert_eq!(state.seat_of_turn(4), 2);
+    assert_eq!(state.turn_order(), vec![2, 1, 0]);
 }
 
 // The card list: "The deck contains 1 copy of each card in the card list."

@@ -35,23 +35,24 @@ fn eliminating_every_enemy_unit_wins() {
 // out and the game goes on.
 #[test]
 fn an_eliminated_player_is_skipped() {
+    // Seats 0, 1, 2 sit in a1, h1, h8: clockwise the turns go 0, 2, 1.
     let mut state = game(3);
-    state.space_mut(Pos(7, 0)).unwrap().garrison = None;
-    state.figure_mut(1).unwrap().at = Pos(6, 1);
+    state.space_mut(Pos(7, 7)).unwrap().garrison = None;
+    state.figure_mut(1).unwrap().at = Pos(6, 6);
     decide(
         &mut state,
         0,
         Action::Move {
             figure: 1,
-            to: Pos(7, 0),
+            to: Pos(7, 7),
         },
     );
     fight(&mut state, 11, 3);
-    assert!(!state.has_units(1));
+    assert!(!state.has_units(2));
     assert!(!state.is_over());
     let spare = spare_cards(&state, 2, &[]);
     finish_turn(&mut state, spare[0], spare[1]);
-    assert_eq!((state.turn, state.current), (3, 2));
+    assert_eq!((state.turn, state.current), (3, 1));
 }
 
 // "2. Occupy 5 or more Temple Spaces at the beginning of your turn."

@@ -2,7 +2,7 @@
 
 use super::super::secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
 use super::super::state::How;
-use super::super::{Action, State, WizWar};
+use super::super::{Action, CardId, State, WizWar};
 use crate::rules::Seat;
 use crate::rules::conformance::{self, Config, Secrets};
 
@@ -16,19 +16,29 @@ impl Secrets for WizWar {
     fn plant_action(action: &Action) -> Option<Action> {
         plant_action_marker(action)
     }
-    /// The hand, re-dealt from the unseen deck; but the card being cast, which everyone saw
-    /// named, stays.
+    /// The hand, re-dealt from the unseen deck; but what everyone saw named stays: the card
+    /// being cast, and the Around the Corner a target out of sight needs (choosing that target
+    /// told the table the caster holds one).
     fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
         let mut twin = state.clone();
-        let shown = state
-            .casting
-            .as_ref()
-            .filter(|c| c.how == How::Cast && state.turn.seat == seat)
-            .map(|c| c.card);
+        let casting = state.casting.as_ref().filter(|_| state.turn.seat == seat);
+        let mut shown = vec![];
+        if let Some(c) = casting {
+            if c.how == How::Cast {
+                shown.push(c.card);
+            }
+            if c.bent {
+                shown.extend(CardId::by_key("around_the_corner"));
+            }
+        }
         let hand = &mut twin.wizards.get_mut(seat)?.hand;
         let mut hidden = hand.clone();
-        let kept = shown.and_then(|card| hidden.iter().position(|&c| c == card));
-        let kept = kept.map(|i| hidden.remove(i));
+        let mut kept = vec![];
+        for card in shown {
+            if let Some(i) = hidden.iter().position(|&c| c == card) {
+                kept.push(hidden.remove(i));
+            }
+        }
         if !conformance::redeal(&mut hidden, &mut twin.deck, pick) {
             return None;
         }
