@@ -24,6 +24,9 @@ use crate::service::inbound::InboundConfig;
 use crate::service::mail::{GameMail, MailConfig};
 use crate::store::{self, cluster::Cluster};
 
+/// How long an idle kept-alive HTTP connection stays open (see [`server`]).
+pub const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(75);
+
 /// Where the database comes from.
 pub enum Database {
     /// `DATABASE_URL`.
@@ -364,6 +367,11 @@ fn server(
     // The head of a request within the deadline too (a connection that never finishes its
     // headers is answered 408 and closed).
     .client_request_timeout(body_timeout)
+    // An idle kept-alive connection is closed after this long. Longer than actix's 5 s
+    // default: a client that reuses a connection just as the server closes it gets a broken
+    // request (hyper's `IncompleteMessage`), and most client pools keep connections for a
+    // minute or more (reqwest and Go 90 s), so the server should rarely be the first to close.
+    .keep_alive(KEEP_ALIVE)
     .listen(listener)?
     // `Application::run` handles the signals, to stop the mail worker first.
     .disable_signals()

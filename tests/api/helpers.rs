@@ -62,6 +62,16 @@ pub async fn fresh_database() -> String {
     with_database(admin, &name)
 }
 
+/// The tests' HTTP client: it drops a pooled connection idle for a while, well before the
+/// server would close it, so a test stalled by a busy machine never sends on a connection the
+/// server is closing.
+pub fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_idle_timeout(std::time::Duration::from_secs(20))
+        .build()
+        .expect("an HTTP client")
+}
+
 pub struct TestApp {
     pub base: String,
     pub settings: Settings,
@@ -102,7 +112,7 @@ pub async fn spawn_app_with(tweak: impl FnOnce(&mut Settings)) -> TestApp {
         base,
         settings,
         database_url,
-        client: reqwest::Client::new(),
+        client: http_client(),
         inbound_port,
         _data_dir: data_dir,
     }
@@ -124,7 +134,7 @@ impl TestApp {
             base,
             settings,
             database_url: self.database_url.clone(),
-            client: reqwest::Client::new(),
+            client: http_client(),
             inbound_port: None,
             _data_dir: data_dir,
         }
