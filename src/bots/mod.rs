@@ -79,7 +79,22 @@ fn scores(
     default: Option<usize>,
     tie_break: &mut ChaCha8Rng,
 ) -> Vec<(usize, i64)> {
-    let picks = candidates(count, default, tie_break);
+    // Never a step back while there is another choice: begun and taken back, a step would be
+    // begun again (the look-ahead values the state before it, from which it was chosen, by
+    // the ruleset's evaluation alone), round and round.
+    let take_backs = state.take_backs(seat);
+    let forward: Vec<usize> = (0..count)
+        .filter(|&i| !take_backs.get(i).copied().unwrap_or(false))
+        .collect();
+    let picks: Vec<usize> = if forward.is_empty() || forward.len() == count {
+        candidates(count, default, tie_break)
+    } else {
+        let default = default.and_then(|d| forward.iter().position(|&i| i == d));
+        candidates(forward.len(), default, tie_break)
+            .into_iter()
+            .map(|i| forward[i])
+            .collect()
+    };
     let per_candidate = BUDGET / picks.len().max(1);
     let root = Path { state, up: None };
     let mut scored: Vec<(usize, i64)> = Vec::with_capacity(picks.len());

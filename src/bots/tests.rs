@@ -128,6 +128,32 @@ fn the_bot_beats_the_random_player_and_first_legal_action_at_every_ruleset() {
     }
 }
 
+/// The bot never takes back a step it began while it has another choice. Before, in this
+/// game the bot chose a unit for the Illusionist, cancelled, chose another, cancelled ... and
+/// the game never ended (its look-ahead valued the state before the Illusionist by the
+/// evaluation alone, above every switch, and from that state the Illusionist above every
+/// other move). A game of monsters-and-magic takes a few hundred actions.
+#[test]
+fn the_bot_never_begins_a_two_step_power_and_takes_it_back_round_and_round() {
+    let registry = games();
+    let game = registry
+        .all()
+        .find(|g| g.id() == "monsters-and-magic")
+        .unwrap();
+    let played = play(game, 2, 5, &[Player::Random, Player::Bot], 5_000).unwrap();
+    let cancels = played
+        .log
+        .iter()
+        .filter(|a| *a == "cancel_illusion" || *a == "cancel_alter_terrain")
+        .count();
+    assert!(played.decisions > 0);
+    assert!(
+        cancels < 10,
+        "{cancels} cancels in {} actions",
+        played.log.len()
+    );
+}
+
 /// Decision points of a random game of `seats`: every state where a seat has more than one
 /// legal action, every `stride`-th of them.
 fn decision_points(

@@ -262,6 +262,14 @@ pub trait Ruleset: 'static {
     /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;
 
+    /// Whether `action` takes back a step `seat` began and has not finished (a power used in
+    /// two steps, cancelled before its second): it leads back to the state before that step.
+    /// The built-in bot never takes one while it has another choice, so it cannot go round in
+    /// circles, beginning a step and taking it back again (`crate::bots`). By default, none.
+    fn takes_back(_state: &Self::State, _seat: Seat, _action: &Self::Action) -> bool {
+        false
+    }
+
     /// How well `seat` stands, for the built-in bots (`crate::bots`): [`outcome_value`] once
     /// the game is over, otherwise the ruleset's own measure of progress (victory points,
     /// levels, objectives, health ...), usually weighed against the strongest rival with

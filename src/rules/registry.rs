@@ -54,6 +54,9 @@ pub trait GameState: Send + Sync {
     fn view(&self, viewer: Viewer) -> Value;
     fn to_json(&self) -> Value;
     fn default_action(&self, seat: Seat) -> Option<Value>;
+    /// For each legal action of `seat` (in order), whether it takes back a step the seat began
+    /// ([`crate::rules::Ruleset::takes_back`]).
+    fn take_backs(&self, seat: Seat) -> Vec<bool>;
     /// The table as `viewer` may see it, for people, with the players' `names` (by seat).
     fn present(&self, viewer: Viewer, names: &[String]) -> Presented;
     /// The legal actions of `seat` and the same actions grouped into numbered choices for
@@ -191,6 +194,13 @@ where
 
     fn default_action(&self, seat: Seat) -> Option<Value> {
         R::default_action(&self.0, seat).and_then(|a| serde_json::to_value(a).ok())
+    }
+
+    fn take_backs(&self, seat: Seat) -> Vec<bool> {
+        R::legal_actions(&self.0, seat)
+            .iter()
+            .map(|a| R::takes_back(&self.0, seat, a))
+            .collect()
     }
 
     fn present(&self, viewer: Viewer, names: &[String]) -> Presented {

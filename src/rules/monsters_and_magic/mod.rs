@@ -209,6 +209,12 @@ impl Ruleset for MonstersAndMagic {
     /// When a deadline passes: play no more cards, end the movement phase, end the turn,
     /// leave a stop, cancel a half-made Illusion or Alter Terrain, finish the Alchemist; otherwise the first legal action
     /// (the first starting figure, the first recruit space, the first card to discard).
+    /// Cancelling the Illusionist or Alter Terrain after choosing its first unit or square
+    /// (nothing was spent yet) leads back to the state before it.
+    fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
+        matches!(action, Action::CancelIllusion | Action::CancelAlterTerrain)
+    }
+
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = legal::legal_actions(state, seat);
         [
