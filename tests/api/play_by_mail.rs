@@ -84,10 +84,11 @@ async fn play_by_mail(
         if record["status"] == "finished" || stop_after.is_some_and(|n| played >= n) {
             return played;
         }
-        // Whoever's latest mail asks for a decision that was not answered yet.
+        // Whoever's latest mail asks for a decision that was not answered yet. The mailboxes
+        // are read once: a mail arriving after this look is waited for below, not missed.
+        let boxes: Vec<_> = players.iter().map(|p| mail_to(smtp, p)).collect();
         let mut next = None;
-        for p in players {
-            let mails = mail_to(smtp, p);
+        for (p, mails) in players.iter().zip(&boxes) {
             if let Some(last) = mails.last() {
                 largest = largest.max(last.raw.len());
                 let id = last.header("Message-ID").unwrap_or_default();
@@ -99,7 +100,7 @@ async fn play_by_mail(
         }
         let Some((player, mail, seen)) = next else {
             // Nothing to answer yet: wait for the next mail to anyone.
-            let counts: Vec<usize> = players.iter().map(|p| mail_to(smtp, p).len()).collect();
+            let counts: Vec<usize> = boxes.iter().map(Vec::len).collect();
             let mut arrived = false;
             // Bounded, and long: on a loaded machine a debug build's worker takes seconds per
             // mail (each turn mail renders a board picture).
