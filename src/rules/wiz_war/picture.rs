@@ -99,8 +99,7 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
         Phase::Dealing => "dealing the starting hands".to_owned(),
         Phase::FirstPlayer => "choosing who plays first".to_owned(),
         Phase::MoveAndCast | Phase::DiscardAndDraw => {
-            let seats = u32::try_from(state.seats().max(1)).unwrap_or(1);
-            let round = state.turn.number.div_ceil(seats).max(1);
+            let round = state.round();
             let whose = if viewer == Viewer::Seat(state.turn.seat) {
                 "your turn".to_owned()
             } else {

@@ -37,6 +37,13 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
                 name(*thief),
                 name(*victim)
             ),
+            Need::Punch {
+                by, victim, die, ..
+            } => format!(
+                "{} rolls a d{die} for the punch at {}.",
+                name(*by),
+                name(*victim)
+            ),
         };
     }
     match state.phase {

@@ -7,6 +7,7 @@ mod conformance;
 mod docs;
 mod erased;
 mod examples;
+mod fidelity;
 mod picture;
 mod present;
 mod turn;

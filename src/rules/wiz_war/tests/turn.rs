@@ -1,7 +1,7 @@
 //! The turn, hands and draws, objects and treasures, death and victory, hidden information.
 
 use super::*;
-use crate::rules::wiz_war::state::{Object, Phase};
+use crate::rules::wiz_war::state::Phase;
 use crate::rules::{Viewer, Visibility};
 
 // "Deal five cards from the Magic deck facedown to each player." "Each player sets his life
@@ -94,15 +94,9 @@ fn over_the_hand_limit_discard_down_at_once() {
         ],
         &[],
     );
-    let at = state.wizards[0].at.unwrap();
-    state.objects.push(Object {
-        id: 99,
-        card: card("large_rock"),
-        at,
-        cracks: 0,
-        spell: None,
-    });
-    decide(&mut state, 0, Action::PickUp(99));
+    // Over the limit without picking anything up (that needs room first, l.365): an item
+    // carried on top of a full hand, as Absorb Spell or a Thought Steal can leave it.
+    state.wizards[0].items = vec![card("large_rock")];
     assert_eq!(state.hand_total(0), 8);
     assert_eq!(waiting_for(&state), vec![0]);
     let legal = Game::legal_actions(&state, 0);
