@@ -7,7 +7,8 @@
 //! adjacent, without limit); two is as many as a straight line can pass on a board of 5x5
 //! sectors before it has crossed the whole board.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
+use std::sync::{Arc, Mutex};
 
 use super::board::{Board, Dir, EdgeKind, Link, Pos};
 
@@ -175,8 +176,31 @@ impl Frame {
     }
 }
 
-/// Per origin, the pairs of links (indices into the frames) a line from it could pass in turn.
-type Chains = Vec<(Pos, Vec<(usize, usize)>)>;
+/// Two links a line from some square could pass in turn: the first link (an index into the
+/// frames), the board laid out beyond both, and the edges of the narrow cone of lines from the
+/// square through both openings (a point `right`, a point `left` on them).
+#[derive(Clone, Copy, Debug)]
+struct Chain {
+    first: usize,
+    both: Frame,
+    right: Pt,
+    left: Pt,
+}
+
+/// For each square of a board and each square it might see (both by grid cell,
+/// `y * width + x`), the chains of two links a line between them could pass: the target, laid
+/// out beyond both links, lies in the chain's cone. Walls are not considered here.
+type Chains = Arc<Vec<Vec<Vec<Chain>>>>;
+
+/// The chains of the boards seen last, by (width, height, links). The links never change once
+/// the board is built (rotating a sector leaves exits and portals where they are), so this
+/// geometry is worked out once per layout rather than once per state. A memo only: losing it
+/// (a poisoned lock) just means working it out again.
+static CHAINS: Mutex<ChainMemo> = Mutex::new(Vec::new());
+/// Remembered boards: (width, height, links) and their chains.
+type ChainMemo = Vec<((i8, i8, Vec<Link>), Chains)>;
+/// Boards remembered at most (there are three layouts; tests build others).
+const CHAINS_KEPT: usize = 8;
 
 /// A memo entry of [`Sight::sees`]: `None` until worked out.
 type Remembered = Option<Option<Pt>>;
@@ -200,7 +224,7 @@ pub struct Sight<'a> {
     memo: RefCell<Vec<(Pos, Vec<Remembered>)>>,
     /// For each origin asked about, the pairs of links (indices into `frames`) a line from it
     /// could pass in turn: the cone through the first opening meets the second opening.
-    chains: RefCell<Chains>,
+    chains: OnceCell<Chains>,
 }
 
 impl<'a> Sight<'a> {
@@ -278,7 +302,7 @@ impl<'a> Sight<'a> {
             squares,
             frames: board.links.iter().map(Frame::of).collect(),
             memo: RefCell::new(Vec::new()),
-            chains: RefCell::new(Vec::new()),
+            chains: OnceCell::new(),
         }
     }
 
@@ -433,19 +457,69 @@ impl<'a> Sight<'a> {
         {
             return Some(seen);
         }
-        self.chains_from(from).into_iter().find_map(|(i, j)| {
-            let (first, second) = (self.frames.get(i)?, self.frames.get(j)?);
-            self.through_two(first, second, from, to)
+        let chains = self.chains.get_or_init(|| self.board_chains());
+        let list = self
+            .cell(from)
+            .and_then(|i| chains.get(i))
+            .and_then(|row| self.cell(to).and_then(|j| row.get(j)))?;
+        list.iter().find_map(|chain| {
+            let first = self.frames.get(chain.first)?;
+            self.through_two(first, &chain.both, from, to)
         })
     }
 
     /// The pairs of links a line from `from` could pass in turn (worked out once per origin).
-    fn chains_from(&self, from: Pos) -> Vec<(usize, usize)> {
-        if let Ok(chains) = self.chains.try_borrow()
-            && let Some((_, list)) = chains.iter().find(|(f, _)| *f == from)
+    /// Every square's chains, from the memo of boards or worked out.
+    fn board_chains(&self) -> Chains {
+        let key = (
+            self.board.width,
+            self.board.height,
+            self.board.links.clone(),
+        );
+        if let Ok(memo) = CHAINS.lock()
+            && let Some((_, chains)) = memo.iter().find(|(k, _)| *k == key)
         {
-            return list.clone();
+            return Arc::clone(chains);
         }
+        let (w, h) = (self.board.width, self.board.height);
+        let n = usize::try_from(i32::from(w) * i32::from(h)).unwrap_or(0);
+        let mut all = vec![Vec::new(); n];
+        for &p in &self.squares {
+            let Some(slot) = self.cell(p).and_then(|i| all.get_mut(i)) else {
+                continue;
+            };
+            let a = dot(p);
+            let list = self.chains_from(p);
+            let mut row = vec![Vec::new(); n];
+            for &q in &self.squares {
+                let b = dot(q);
+                let Some(cell) = self.cell(q).and_then(|j| row.get_mut(j)) else {
+                    continue;
+                };
+                *cell = list
+                    .iter()
+                    .filter(|c| {
+                        let seen = c.both.tr(b);
+                        cross(a, c.right, seen) >= 0 && cross(a, c.left, seen) <= 0
+                    })
+                    .copied()
+                    .collect();
+            }
+            *slot = row;
+        }
+        let chains = Arc::new(all);
+        if let Ok(mut memo) = CHAINS.lock() {
+            if memo.len() >= CHAINS_KEPT {
+                memo.remove(0);
+            }
+            memo.push((key, Arc::clone(&chains)));
+        }
+        chains
+    }
+
+    /// The chains of two links a line from `from` could pass: the cone of lines through the
+    /// first opening meets the second opening.
+    fn chains_from(&self, from: Pos) -> Vec<Chain> {
         let a = dot(from);
         let mut list = Vec::new();
         for (i, first) in self.frames.iter().enumerate() {
@@ -460,28 +534,38 @@ impl<'a> Sight<'a> {
             if first.u(a) >= first.u(first.mid) {
                 continue;
             }
-            for (j, second) in self.frames.iter().enumerate() {
-                let laid = first.then(second);
-                let (p2, q2) = laid.opening();
-                let right_of_cone = cross(a, p1, p2) < 0 && cross(a, p1, q2) < 0;
-                let left_of_cone = cross(a, q1, p2) > 0 && cross(a, q1, q2) > 0;
-                if !right_of_cone && !left_of_cone {
-                    list.push((i, j));
+            for second in &self.frames {
+                let both = first.then(second);
+                let (p2, q2) = both.opening();
+                let (p2, q2) = if cross(a, p2, q2) >= 0 {
+                    (p2, q2)
+                } else {
+                    (q2, p2)
+                };
+                if both.u(a) >= both.u(both.mid) {
+                    continue;
+                }
+                // The lines through both openings: the tighter edge of each side.
+                let right = if cross(a, p1, p2) >= 0 { p2 } else { p1 };
+                let left = if cross(a, q1, q2) <= 0 { q2 } else { q1 };
+                if cross(a, right, left) > 0 {
+                    list.push(Chain {
+                        first: i,
+                        both,
+                        right,
+                        left,
+                    });
                 }
             }
-        }
-        if let Ok(mut chains) = self.chains.try_borrow_mut() {
-            chains.push((from, list.clone()));
         }
         list
     }
 
     /// Sight through two links: the board is laid out beyond `first`'s link, and again beyond
     /// `second`'s link as it lies in that copy; the line passes both openings in turn.
-    fn through_two(&self, first: &Frame, second: &Frame, from: Pos, to: Pos) -> Option<Pt> {
-        // The board laid out beyond both links; its `mid` and axes are the second link's line
-        // as laid out beyond the first link.
-        let both = first.then(second);
+    /// `both`: the board laid out beyond both links; its `mid` and axes are the second link's
+    /// line as laid out beyond the first link.
+    fn through_two(&self, first: &Frame, both: &Frame, from: Pos, to: Pos) -> Option<Pt> {
         let laid = both;
         let a = dot(from);
         let b = both.tr(dot(to));
