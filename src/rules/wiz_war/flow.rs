@@ -5,9 +5,7 @@ use super::actions::{Action, Target};
 use super::board::{Dir, Pos, designs, layout};
 use super::cards::{CardId, Duration, Effect, Trait};
 use super::cast;
-use super::state::{
-    MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, ROUND_LIMIT, STARTING_HAND, State, put, take,
-};
+use super::state::{MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, STARTING_HAND, State, put, take};
 use crate::rules::{RuleError, Seat};
 
 pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
@@ -258,13 +256,15 @@ pub fn start_turn(state: &mut State, seat: Seat) {
         ..Default::default()
     };
     // Rounds are counted, not turns: after a death a round has fewer turns.
-    if state.turn.round > ROUND_LIMIT {
+    if let Some(limit) = state.options.round_limit
+        && state.turn.round > limit
+    {
         let living = state.living();
         let winners = most_points(state, &living);
         state.phase = Phase::Over {
             winners,
             summary: format!(
-                "The turn limit ({ROUND_LIMIT} rounds) was reached; the most victory points win."
+                "The turn limit ({limit} rounds) was reached; the most victory points win."
             ),
         };
         return;
@@ -523,8 +523,11 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                     .iter()
                     .find(|s| s.id == c.spell)
                     .map(|s| s.caster);
+                // "The player only receives a victory point in this manner when he reduces
+                // another wizard's life total to 0 or less with an attack" (l.488): a creation
+                // is no attack, so a death here scores for nobody.
                 if owner != Some(seat) {
-                    hurt(state, seat, i16::from(c.card.power()), owner, true);
+                    hurt(state, seat, i16::from(c.card.power()), None, true);
                 }
             }
             let spikes: Vec<(u8, Option<Seat>)> = state
@@ -542,7 +545,7 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                 .collect();
             for (power, owner) in spikes {
                 if owner != Some(seat) {
-                    hurt(state, seat, i16::from(power), owner, false);
+                    hurt(state, seat, i16::from(power), None, false);
                 }
             }
         }

@@ -16,7 +16,7 @@ mod walls;
 
 use super::actions::{Action, Target};
 use super::board::Pos;
-use super::state::{Phase, ROUND_LIMIT, State};
+use super::state::{Phase, State};
 use crate::rules::picture::document;
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
@@ -105,7 +105,10 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
             } else {
                 format!("{}'s turn", seat_name(names, state.turn.seat))
             };
-            format!("round {round} of {ROUND_LIMIT}, {whose}")
+            match state.options.round_limit {
+                Some(limit) => format!("round {round} of {limit}, {whose}"),
+                None => format!("round {round}, {whose}"),
+            }
         }
     }
 }

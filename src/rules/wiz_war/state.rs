@@ -23,8 +23,6 @@ pub const MOVEMENT: u8 = 3;
 pub const DRAWS: u8 = 2;
 /// Victory points that win.
 pub const POINTS_TO_WIN: u32 = 2;
-/// Ruling: the game ends after this many rounds (docs/rules/wiz-war.md, "Turn limit").
-pub const ROUND_LIMIT: u32 = 30;
 
 /// The colour names of the seats (and of their sectors, doors and treasures).
 pub const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];

@@ -134,14 +134,19 @@ fn a_werewolf_punches_for_a_roll_of_the_four_sided_die() {
 // per seat, so after a death the game ran past 30 rounds while saying "30 rounds".
 #[test]
 fn the_turn_limit_counts_rounds_after_deaths_too() {
-    let mut state = start(3, &Options::default());
+    let limit = 5;
+    let options = Options {
+        round_limit: Some(limit),
+        ..Options::default()
+    };
+    let mut state = start(3, &options);
     state.wizards[2].at = None;
     let mut turns = [0u32; 3];
     let mut guard = 0;
     while !state.is_over() {
         let s = state.turn.seat;
         turns[s] += 1;
-        assert!(state.round() <= crate::rules::wiz_war::state::ROUND_LIMIT);
+        assert!(state.round() <= limit);
         if Game::legal_actions(&state, s).contains(&Action::EndMove) {
             decide(&mut state, s, Action::EndMove);
         }
@@ -149,7 +154,6 @@ fn the_turn_limit_counts_rounds_after_deaths_too() {
         guard += 1;
         assert!(guard < 1000);
     }
-    let limit = crate::rules::wiz_war::state::ROUND_LIMIT;
     assert_eq!(turns, [limit, limit, 0]);
     match &state.phase {
         Phase::Over { summary, .. } => {
@@ -354,4 +358,88 @@ fn around_the_corner_bends_a_spell_at_a_square() {
         "Around the Corner is spent"
     );
     assert!(state.discard.contains(&card("around_the_corner")));
+}
+
+// l.69: "Players continue taking turns around the table until one player wins the game." l.477:
+// "The player who accomplishes either of the following conditions immediately wins the game".
+// No turn limit by default (the option `round_limit` adds one).
+#[test]
+fn there_is_no_turn_limit_by_default() {
+    assert_eq!(Options::default().round_limit, None);
+    let mut state = start(2, &Options::default());
+    for _ in 0..2 * 40 {
+        let s = state.turn.seat;
+        if Game::legal_actions(&state, s).contains(&Action::EndMove) {
+            decide(&mut state, s, Action::EndMove);
+        }
+        decide(&mut state, s, Action::EndTurn);
+    }
+    assert!(!state.is_over());
+    assert_eq!(state.round(), 41);
+    let bad = Options {
+        round_limit: Some(0),
+        ..Options::default()
+    };
+    assert!(Game::new_game(&bad, 2).is_err());
+}
+
+// l.488: "The player only receives a victory point in this manner when he reduces another
+// wizard's life total to '0' or less with an attack (see page 15)." Stone Spikes and a Wall of
+// Fire are creations, not attacks: a wizard they kill scores nobody a point.
+#[test]
+fn a_creation_that_kills_scores_no_point() {
+    for key in ["stone_spikes", "wall_of_fire"] {
+        let mut state = facing(&[], &[]);
+        place(&mut state, 1, Pos(9, 4));
+        let spell = spell_in_play(&mut state, 1, key, Target::Square(Pos(1, 2)));
+        if key == "stone_spikes" {
+            state.objects.push(Object {
+                id: 900,
+                card: card(key),
+                at: Pos(1, 2),
+                cracks: 0,
+                spell: Some(spell),
+            });
+        } else {
+            state.board.edge_mut(Pos(0, 2), Dir::East).unwrap().created = Some(Created {
+                card: card(key),
+                spell,
+                cracks: 0,
+            });
+        }
+        state.wizards[0].life = 1;
+        decide(&mut state, 0, Action::Move(Dir::East));
+        assert!(!state.alive(0), "{key} killed");
+        assert_eq!(state.wizards[1].kills, 0, "{key} scored");
+        // The last wizard alive still wins (l.480), but not by a point.
+        assert!(state.is_over());
+        assert_eq!(state.points(1), 0);
+    }
+}
+
+// l.48: "Players may look at their cards, but must keep them secret." By default a window asks
+// every other living wizard, whatever its hand holds.
+#[test]
+fn windows_ask_every_wizard_by_default() {
+    assert!(Options::default().ask_every_affected_wizard);
+    let mut state = start(3, &Options::default());
+    open_room(&mut state);
+    give(&mut state, 0, &["fireball"]);
+    give(&mut state, 1, &[]);
+    give(&mut state, 2, &[]);
+    state.turn.first = false;
+    place(&mut state, 0, Pos(0, 2));
+    place(&mut state, 1, Pos(3, 2));
+    place(&mut state, 2, Pos(4, 4));
+    decide(&mut state, 0, Action::Cast(card("fireball")));
+    decide(&mut state, 0, target_wizard(1));
+    assert_eq!(
+        waiting_for(&state),
+        vec![1],
+        "asked though it holds no counter"
+    );
+    decide(&mut state, 1, Action::Pass);
+    assert_eq!(waiting_for(&state), vec![2]);
+    decide(&mut state, 2, Action::Pass);
+    assert_eq!(life(&state, 1), 10);
 }

@@ -67,6 +67,16 @@ pub fn waiting_for(state: &State) -> Vec<Seat> {
     }
 }
 
+/// The options most rule tests were written with: windows ask only wizards holding a counter
+/// that can answer (so a spell nobody can answer resolves at once), and a 30-round limit.
+pub fn quiet() -> Options {
+    Options {
+        ask_every_affected_wizard: false,
+        round_limit: Some(30),
+        ..Options::default()
+    }
+}
+
 /// A game of `seats` with sectors in seat order, unturned, hands dealt from the deck, and
 /// seat 0 to play first.
 pub fn start(seats: usize, options: &Options) -> State {
@@ -148,7 +158,7 @@ pub fn wall(state: &mut State, p: Pos, d: Dir) {
 
 /// Seat 0's turn in an open 2-player room, past its first turn, with the given hands.
 pub fn duel(hand0: &[&str], hand1: &[&str]) -> State {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     open_room(&mut state);
     give(&mut state, 0, hand0);
     give(&mut state, 1, hand1);

@@ -8,7 +8,7 @@ use crate::rules::{Viewer, Visibility};
 // tracker to "15"." Deck: "White Cantrip + 3 schools = 84".
 #[test]
 fn set_up_deals_five_cards_by_chance_from_an_84_card_deck() {
-    let mut state = Game::new_game(&Options::default(), 2).unwrap();
+    let mut state = Game::new_game(&quiet(), 2).unwrap();
     assert_eq!(state.deck.len(), 84);
     for s in 0..2 {
         chance(&mut state, Action::PlaceSector(s));
@@ -112,7 +112,7 @@ fn over_the_hand_limit_discard_down_at_once() {
 // in the square)." "The first player to score 2 victory points wins the game."
 #[test]
 fn stolen_treasures_score_while_they_stay_and_two_points_win() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     state.turn.first = false;
     let red = state.treasures.iter().position(|t| t.owner == 0).unwrap();
     let at = state.treasures[red].at.unwrap();
@@ -150,7 +150,7 @@ fn stolen_treasures_score_while_they_stay_and_two_points_win() {
 // killed wizard is removed, drops its treasure and items, and its killer scores".
 #[test]
 fn a_kill_scores_and_the_dead_drop_what_they_carry() {
-    let mut state = start(3, &Options::default());
+    let mut state = start(3, &quiet());
     open_room(&mut state);
     give(&mut state, 0, &["fireball"]);
     give(&mut state, 1, &[]);
