@@ -12,11 +12,13 @@ async fn a_whole_wiz_war_game_over_http_with_counter_spell_windows() {
     let players = vec![app.register("Merlin").await, app.register("Morgana").await];
     let watcher = app.register("Eve").await;
     // Every affected wizard is asked about every spell, so windows open whatever the hands.
+    // Random play need not score 2 points: the optional round limit ends the game (the
+    // rulebook's game, the default, has none).
     let game = app
         .start_game(
             "wiz-war",
             &players,
-            json!({"ask_every_affected_wizard": true}),
+            json!({"ask_every_affected_wizard": true, "round_limit": 30}),
         )
         .await;
     let mut picker = Picker::new(6);

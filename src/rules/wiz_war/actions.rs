@@ -45,6 +45,8 @@ pub enum Action {
     Steal(CardId),
     /// Set-up: this seat plays first.
     FirstPlayer(Seat),
+    /// The die rolled for a punch (the Werewolf's d4).
+    Roll(u8),
 
     // Move and cast.
     Move(Dir),
@@ -99,6 +101,7 @@ impl Action {
                 | Action::Draw(_)
                 | Action::Steal(_)
                 | Action::FirstPlayer(_)
+                | Action::Roll(_)
         )
     }
 }
@@ -155,6 +158,9 @@ fn chance(state: &State) -> Option<Chance<Action>> {
                         .collect()
                 })
                 .unwrap_or_default(),
+            Some(super::state::Need::Punch { die, .. }) => {
+                (1..=*die).map(|n| (Action::Roll(n), 1)).collect()
+            }
             None if state.phase == Phase::FirstPlayer => (0..state.seats())
                 .map(|s| (Action::FirstPlayer(s), 1))
                 .collect(),

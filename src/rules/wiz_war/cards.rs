@@ -304,13 +304,16 @@ use super::card_table::{ALCHEMY, CANTRIP, CONJURING, ELEMENTAL, MENTALISM, MUTAT
 pub use super::card_table::{CARDS, FORMS};
 
 /// A transformed form (Mutation's transformations): the data a transformation card will point
-/// at. Movement points, punch damage (0: a d4 roll), damage taken off each hit, and a 1-in-4
-/// evasion range (Gnome: evades on 1-2).
+/// at. Movement points, punch damage (plus a roll of a die with `punch_die` faces when that is
+/// not 0: the Werewolf's d4), damage taken off each hit, and a 1-in-4 evasion range (Gnome:
+/// evades on 1-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Form {
     pub name: &'static str,
     pub movement: u8,
     pub punch: u8,
+    /// Faces of the die rolled and added to the punch (0: none).
+    pub punch_die: u8,
     pub armour: u8,
     pub evades_up_to: u8,
 }

@@ -119,32 +119,33 @@ fn sight_line_open(state: &State, p: Pos, d: Dir) -> bool {
     })
 }
 
-/// Flies straight from `from` (not included) heading `h`; whether it reaches `target`.
-fn flight_hits(state: &State, from: Pos, h: Dir, target: Pos) -> bool {
-    let filled = state.filled();
+/// Flies straight from `from` (not included) heading `h`, adding each square it enters to
+/// `out`; a square an object fills is reached but stops the flight.
+fn flight_squares(state: &State, filled: &[Pos], from: Pos, h: Dir, out: &mut Vec<Pos>) {
     let (mut p, mut h) = (from, h);
     for _ in 0..20 {
         if !sight_line_open(state, p, h) {
-            return false;
+            return;
         }
         let Some((q, nh)) = state.board.across(p, h) else {
-            return false;
+            return;
         };
         (p, h) = (q, nh);
-        if p == target {
-            return true;
+        if !out.contains(&p) {
+            out.push(p);
         }
         if filled.contains(&p) {
-            return false;
+            return;
         }
     }
-    false
 }
 
-/// Around the Corner: the spell flies straight from the caster to a square, then turns 90
-/// degrees, or 180 degrees by stepping one square sideways and flying back.
-pub fn bent_reach(state: &State, origin: Pos, target: Pos) -> bool {
+/// Around the Corner: the squares a spell reaches when it flies straight from the caster to a
+/// square, then turns 90 degrees, or 180 degrees by stepping one square sideways and flying
+/// back (rulebook l.511-517).
+pub fn bent_squares(state: &State, origin: Pos) -> Vec<Pos> {
     let filled = state.filled();
+    let mut out = Vec::new();
     for d in Dir::ALL {
         let (mut p, mut h) = (origin, d);
         for _ in 0..20 {
@@ -159,22 +160,24 @@ pub fn bent_reach(state: &State, origin: Pos, target: Pos) -> bool {
                 break;
             }
             for side in [h.turned(1), h.turned(3)] {
-                if flight_hits(state, p, side, target) {
-                    return true;
-                }
+                flight_squares(state, &filled, p, side, &mut out);
                 if sight_line_open(state, p, side)
                     && let Some((c2, sh)) = state.board.across(p, side)
                 {
+                    if !out.contains(&c2) {
+                        out.push(c2);
+                    }
+                    if filled.contains(&c2) {
+                        continue;
+                    }
                     let turn = side.quarters_to(sh);
                     let back = h.opposite().turned(turn);
-                    if c2 == target || flight_hits(state, c2, back, target) {
-                        return true;
-                    }
+                    flight_squares(state, &filled, c2, back, &mut out);
                 }
             }
         }
     }
-    false
+    out
 }
 
 fn wall_target(state: &State, p: Pos, d: Dir, aim: Aim) -> bool {
@@ -251,15 +254,24 @@ fn targets_in_sight(
             .filter(|&p| sight.sees_square(origin, p))
             .collect()
     };
+    // Around the Corner bends any spell cast at a target it must see (a wizard, a square, an
+    // object, an item carried) round one corner; border lines are targeted only directly.
+    let bendable = how == How::Cast
+        && matches!(def.kind, Kind::Attack | Kind::Neutral)
+        && range == Range::Sight
+        && state
+            .wizard(seat)
+            .is_some_and(|w| w.hand.iter().any(|c| c.effect() == Effect::AroundTheCorner));
+    let bent_cell: OnceCell<Vec<Pos>> = OnceCell::new();
+    let bent = |p: Pos| {
+        bendable
+            && bent_cell
+                .get_or_init(|| bent_squares(state, origin))
+                .contains(&p)
+    };
     match def.aim {
         Aim::Nothing => out.push((Target::None, false)),
         Aim::Wizard | Aim::WizardOrWall => {
-            let bendable = how == How::Cast
-                && def.kind == Kind::Attack
-                && range == Range::Sight
-                && state
-                    .wizard(seat)
-                    .is_some_and(|w| w.hand.iter().any(|c| c.effect() == Effect::AroundTheCorner));
             for s in state.living() {
                 if s == seat {
                     continue;
@@ -271,18 +283,19 @@ fn targets_in_sight(
                     } else {
                         out.push((Target::Wizard(s), false));
                     }
-                } else if bendable && bent_reach(state, origin, p) {
+                } else if bent(p) {
                     out.push((Target::Wizard(s), true));
                 }
             }
             if def.aim == Aim::WizardOrWall {
                 // Objects whose card gives a crack limit can be attacked (Stone Block).
                 for o in &state.objects {
-                    if o.card.effect() == Effect::StoneBlock
-                        && sight.sees_square(origin, o.at)
-                        && o.at != origin
-                    {
-                        out.push((Target::Object(o.id), false));
+                    if o.card.effect() == Effect::StoneBlock && o.at != origin {
+                        if sight.sees_square(origin, o.at) {
+                            out.push((Target::Object(o.id), false));
+                        } else if bent(o.at) {
+                            out.push((Target::Object(o.id), true));
+                        }
                     }
                 }
                 for p in visible() {
@@ -305,12 +318,30 @@ fn targets_in_sight(
             }
         }
         Aim::Door => {
-            for d in Dir::ALL {
-                let door = state.board.edge(origin, d).is_some_and(|e| {
-                    e.created.is_none() && !e.destroyed && matches!(e.kind, EdgeKind::Door(_))
-                });
-                if door {
-                    out.push((Target::Side(origin, d), false));
+            // "Adjacent: ... a target that is in the same square as himself or an adjacent
+            // square. The target must also be within the wizard's line of sight" (l.192): a door
+            // on a side of the caster's square or of a square next to it, seen itself (l.232).
+            let mut near = vec![origin];
+            near.extend(
+                state
+                    .neighbours(origin)
+                    .into_iter()
+                    .filter(|&q| adjacent(state, sight, origin, q)),
+            );
+            let mut seen: Vec<(Pos, Dir)> = Vec::new();
+            for p in near {
+                for d in Dir::ALL {
+                    let door = state.board.edge(p, d).is_some_and(|e| {
+                        e.created.is_none() && !e.destroyed && matches!(e.kind, EdgeKind::Door(_))
+                    });
+                    let line = state.board.canonical(p, d);
+                    if door
+                        && !seen.contains(&line)
+                        && (p == origin || sight.sees_side(origin, p, d))
+                    {
+                        seen.push(line);
+                        out.push((Target::Side(p, d), false));
+                    }
                 }
             }
         }
@@ -329,17 +360,25 @@ fn targets_in_sight(
                 }
             }
         }
-        Aim::Square => {
-            for p in visible() {
-                if p != me && !state.blocks_entry(p) {
+        Aim::Square | Aim::EmptySquare => {
+            let fits = |p: Pos| {
+                if def.aim == Aim::Square {
+                    p != me && !state.blocks_entry(p)
+                } else {
+                    state.creatable(p)
+                }
+            };
+            let seen = visible();
+            for &p in &seen {
+                if fits(p) {
                     out.push((Target::Square(p), false));
                 }
             }
-        }
-        Aim::EmptySquare => {
-            for p in visible() {
-                if state.creatable(p) {
-                    out.push((Target::Square(p), false));
+            if bendable {
+                for &p in sight.squares() {
+                    if !seen.contains(&p) && fits(p) && bent(p) {
+                        out.push((Target::Square(p), true));
+                    }
                 }
             }
         }
@@ -371,10 +410,12 @@ fn targets_in_sight(
                 if s == seat {
                     continue;
                 }
-                let seen = state.pos(s).is_some_and(|p| sight.sees_square(origin, p));
-                if let (true, Some(w)) = (seen, state.wizard(s)) {
+                let Some(p) = state.pos(s) else { continue };
+                let seen = sight.sees_square(origin, p);
+                let bent_to = !seen && bent(p);
+                if let (true, Some(w)) = (seen || bent_to, state.wizard(s)) {
                     for (c, _) in tally(&w.items) {
-                        out.push((Target::Item(s, c), false));
+                        out.push((Target::Item(s, c), bent_to));
                     }
                 }
             }
@@ -465,13 +506,29 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
             state.turn.attacked = true;
             let stones = i16::try_from(state.carries(seat, Effect::Mightstone)).unwrap_or(0);
             let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
-            let base = state
+            let form = state
                 .wizard(seat)
                 .and_then(|w| w.form)
-                .and_then(|f| super::cards::FORMS.get(usize::from(f)))
-                .map_or(1, |f| i16::from(f.punch.max(1)));
+                .and_then(|f| super::cards::FORMS.get(usize::from(f)));
+            let (base, die) = form.map_or((1, 0), |f| (i16::from(f.punch), f.punch_die));
             state.note(format!("Seat {seat} punched Seat {victim}."));
-            hurt(state, victim, base + stones * might, Some(seat), false);
+            if die > 0 {
+                // The die is rolled: a chance step (the Werewolf's d4).
+                state.needs.push(super::state::Need::Punch {
+                    by: seat,
+                    victim,
+                    damage: base + stones * might,
+                    die,
+                });
+            } else {
+                hurt(
+                    state,
+                    victim,
+                    base.max(1) + stones * might,
+                    Some(seat),
+                    false,
+                );
+            }
             return Ok(());
         }
         Action::CancelCast => {
@@ -629,8 +686,10 @@ pub fn responders(state: &State, pending: &Pending) -> Vec<Seat> {
         .collect()
 }
 
+/// Whether a spell aimed at `target` is "cast at" the wizard `seat`: at the wizard, or at an
+/// item the wizard carries (Shatter), which "is being carried by the player's wizard" (l.150).
 fn aimed_at(target: Target, seat: Seat) -> bool {
-    matches!(target, Target::Wizard(s) | Target::WizardToward(s, _) if s == seat)
+    matches!(target, Target::Wizard(s) | Target::WizardToward(s, _) | Target::Item(s, _) if s == seat)
 }
 
 /// The counters `seat` holds that can answer `p`.

@@ -3,7 +3,7 @@
 
 use super::actions::Target;
 use super::board::{Created, Dir, EdgeKind, Pos};
-use super::cards::{CardId, Duration, Effect};
+use super::cards::{CardId, Duration, Effect, Trait};
 use super::flow::{drop_treasure, end_spell, hurt, queue_draws, set_pos};
 use super::sight::dot;
 use super::state::{MAX_LIFE, Need, Object, Pending, Spell, State, put, take};
@@ -26,6 +26,7 @@ pub fn resolve(state: &mut State, p: &Pending) {
         (Effect::Waterbolt, t) => {
             if let Some((victim, toward)) = wizard_of(t) {
                 let from = state.origin(by);
+                put_out(state, Some(victim), None);
                 hurt(state, victim, power, Some(by), false);
                 let dir = toward.or_else(|| away(state, by, from, victim));
                 if let Some(d) = dir {
@@ -47,7 +48,8 @@ pub fn resolve(state: &mut State, p: &Pending) {
             }
         }
         (Effect::Flood, _) => {
-            let slot = state.pos(by).and_then(|p| state.board.slot_of(p));
+            let slot = state.origin(by).and_then(|p| state.board.slot_of(p));
+            put_out(state, None, slot);
             for v in state.living() {
                 if v != by && state.pos(v).and_then(|p| state.board.slot_of(p)) == slot {
                     drop_treasure(state, v);
@@ -180,6 +182,29 @@ pub fn resolve(state: &mut State, p: &Pending) {
     }
     for &c in &p.spent {
         put(&mut state.discard, c);
+    }
+}
+
+/// "Fire and water spells can often cancel each other out" (rulebook l.309, l.327): water puts
+/// fire out. The fire spells in play (trait fire) aimed at the wizard `wizard`, or lying in the
+/// sector slot `slot` (a Wall of Fire on a line of it, a Fire Clock on a wizard in it), end.
+fn put_out(state: &mut State, wizard: Option<Seat>, slot: Option<usize>) {
+    let in_slot = |p: Pos| slot.is_some() && state.board.slot_of(p) == slot;
+    let ids: Vec<(u32, CardId)> = state
+        .spells
+        .iter()
+        .filter(|s| s.card.has_trait(Trait::Fire))
+        .filter(|s| match s.target {
+            Target::Wizard(v) => wizard == Some(v) || state.pos(v).is_some_and(in_slot),
+            Target::Side(q, d) => in_slot(q) || in_slot(q.step(d)),
+            Target::Square(q) => in_slot(q),
+            _ => false,
+        })
+        .map(|s| (s.id, s.card))
+        .collect();
+    for (id, card) in ids {
+        state.note(format!("The water put out {}.", card.name()));
+        end_spell(state, id);
     }
 }
 
@@ -356,7 +381,10 @@ pub fn drift(state: &mut State, seat: Seat, from: Option<Pos>, toward: Option<Di
 /// The bolt flies `3 x (energy + 1)` squares, turning back when a line stops it; 3 damage each
 /// time it enters a square with another wizard; a stun token to each wizard it hit.
 fn lightning(state: &mut State, by: Seat, d: Dir, energy: i16) {
-    let Some(mut p) = state.pos(by) else { return };
+    // From the square the caster's spells are traced from (Astral Projection's, this turn).
+    let Some(mut p) = state.origin(by) else {
+        return;
+    };
     let power = CardId::by_key("lightning_bolt").map_or(3, |c| i16::from(c.power()));
     let mut left = 3 * (energy + 1);
     let mut h = d;

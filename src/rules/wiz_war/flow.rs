@@ -5,9 +5,7 @@ use super::actions::{Action, Target};
 use super::board::{Dir, Pos, designs, layout};
 use super::cards::{CardId, Duration, Effect, Trait};
 use super::cast;
-use super::state::{
-    MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, ROUND_LIMIT, STARTING_HAND, State, put, take,
-};
+use super::state::{MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, STARTING_HAND, State, put, take};
 use crate::rules::{RuleError, Seat};
 
 pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
@@ -81,8 +79,27 @@ pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError>
             }
             state.note(format!("Seat {thief} stole a card from Seat {victim}."));
         }
+        (Action::Roll(n), _) => {
+            let Some(Need::Punch {
+                by,
+                victim,
+                damage,
+                die,
+            }) = state.needs.first().cloned()
+            else {
+                return Err(RuleError::illegal("no die is being rolled"));
+            };
+            if n == 0 || n > die {
+                return Err(RuleError::illegal("the die has no such face"));
+            }
+            state.needs.remove(0);
+            state.note(format!("Seat {by} rolled {n} for the punch."));
+            hurt(state, victim, damage + i16::from(n), Some(by), false);
+        }
         (Action::FirstPlayer(seat), Phase::FirstPlayer) if seat < state.seats() => {
             state.turn.number = 0;
+            state.turn.round = 1;
+            state.turn.first_seat = seat;
             start_turn(state, seat);
         }
         _ => return Err(RuleError::NotYourDecision),
@@ -141,6 +158,13 @@ fn step(state: &mut State) -> bool {
             Need::Steal { victim, thief } => {
                 let empty = state.wizard(victim).is_none_or(|w| w.hand.is_empty());
                 if empty || !state.alive(thief) {
+                    state.needs.remove(0);
+                    return true;
+                }
+                return false;
+            }
+            Need::Punch { victim, die, .. } => {
+                if !state.alive(victim) || die == 0 {
                     state.needs.remove(0);
                     return true;
                 }
@@ -227,15 +251,20 @@ pub fn start_turn(state: &mut State, seat: Seat) {
     state.turn = super::state::Turn {
         seat,
         number: state.turn.number + 1,
+        round: state.turn.round,
+        first_seat: state.turn.first_seat,
         ..Default::default()
     };
-    if state.turn.number > ROUND_LIMIT * u32::try_from(state.seats()).unwrap_or(4) {
+    // Rounds are counted, not turns: after a death a round has fewer turns.
+    if let Some(limit) = state.options.round_limit
+        && state.turn.round > limit
+    {
         let living = state.living();
         let winners = most_points(state, &living);
         state.phase = Phase::Over {
             winners,
             summary: format!(
-                "The turn limit ({ROUND_LIMIT} rounds) was reached; the most victory points win."
+                "The turn limit ({limit} rounds) was reached; the most victory points win."
             ),
         };
         return;
@@ -319,10 +348,17 @@ pub fn end_turn(state: &mut State) {
     state.casting = None;
     let n = state.seats();
     let seat = state.turn.seat;
-    let next = (1..=n)
-        .map(|i| (seat + i) % n)
-        .find(|&s| state.alive(s))
-        .unwrap_or(seat);
+    let steps = (1..=n).find(|&i| state.alive((seat + i) % n)).unwrap_or(n);
+    let next = (seat + steps) % n;
+    // A new round begins when play comes round to, or passes, the first player's seat.
+    let m = n.max(1);
+    let to_first = match (state.turn.first_seat % m + m - seat % m) % m {
+        0 => n,
+        k => k,
+    };
+    if to_first <= steps && state.turn.round > 0 {
+        state.turn.round += 1;
+    }
     start_turn(state, next);
 }
 
@@ -400,9 +436,22 @@ pub fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
         }
     }
     let free_pickup = state.maintains(seat, Effect::Homonculus);
+    let mut crowded = false;
     if mp > 0 || free_pickup {
         for o in state.objects.iter().filter(|o| o.at == at && o.mobile()) {
-            out.push(Action::PickUp(o.id));
+            if room_for(state, seat, o.card) {
+                out.push(Action::PickUp(o.id));
+            } else {
+                crowded = true;
+            }
+        }
+    }
+    // "... then he must first discard a card, end a maintained spell, or drop a carried item to
+    // make room for the object" (l.365): discarding is offered for that (dropping and ending
+    // a spell are offered anyway).
+    if crowded && let Some(w) = state.wizard(seat) {
+        for (c, _) in super::state::tally(&w.hand) {
+            out.push(Action::Discard(c));
         }
     }
     let carrying = state.wizard(seat).and_then(|w| w.treasure).is_some();
@@ -428,6 +477,18 @@ pub fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
         }
     }
     out
+}
+
+/// Whether `seat` may pick up `card` without going over its maximum hand size: "If a wizard
+/// picks up an object that would take the player above his maximum hand size, then he must
+/// first discard a card, end a maintained spell, or drop a carried item" (l.365). A Spellstone
+/// picked up counts with the hand size it gives.
+pub fn room_for(state: &State, seat: Seat, card: CardId) -> bool {
+    let mut limit = state.hand_limit(seat);
+    if card.effect() == Effect::Spellstone {
+        limit = limit.max(usize::from(card.power()));
+    }
+    state.hand_total(seat) < limit
 }
 
 /// Whether Fool's Gold holds the treasure.
@@ -462,8 +523,11 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                     .iter()
                     .find(|s| s.id == c.spell)
                     .map(|s| s.caster);
+                // "The player only receives a victory point in this manner when he reduces
+                // another wizard's life total to 0 or less with an attack" (l.488): a creation
+                // is no attack, so a death here scores for nobody.
                 if owner != Some(seat) {
-                    hurt(state, seat, i16::from(c.card.power()), owner, true);
+                    hurt(state, seat, i16::from(c.card.power()), None, true);
                 }
             }
             let spikes: Vec<(u8, Option<Seat>)> = state
@@ -481,7 +545,7 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                 .collect();
             for (power, owner) in spikes {
                 if owner != Some(seat) {
-                    hurt(state, seat, i16::from(power), owner, false);
+                    hurt(state, seat, i16::from(power), None, false);
                 }
             }
         }
@@ -637,6 +701,7 @@ pub fn die(state: &mut State, victim: Seat, by: Option<Seat>) {
     state.needs.retain(|n| match n {
         Need::Draw(s) => *s != victim,
         Need::Steal { thief, victim: v } => *thief != victim && *v != victim,
+        Need::Punch { victim: v, .. } => *v != victim,
     });
     if let Some(k) = by
         && k != victim

@@ -16,7 +16,7 @@ mod walls;
 
 use super::actions::{Action, Target};
 use super::board::Pos;
-use super::state::{Phase, ROUND_LIMIT, State};
+use super::state::{Phase, State};
 use crate::rules::picture::document;
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
@@ -99,14 +99,16 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
         Phase::Dealing => "dealing the starting hands".to_owned(),
         Phase::FirstPlayer => "choosing who plays first".to_owned(),
         Phase::MoveAndCast | Phase::DiscardAndDraw => {
-            let seats = u32::try_from(state.seats().max(1)).unwrap_or(1);
-            let round = state.turn.number.div_ceil(seats).max(1);
+            let round = state.round();
             let whose = if viewer == Viewer::Seat(state.turn.seat) {
                 "your turn".to_owned()
             } else {
                 format!("{}'s turn", seat_name(names, state.turn.seat))
             };
-            format!("round {round} of {ROUND_LIMIT}, {whose}")
+            match state.options.round_limit {
+                Some(limit) => format!("round {round} of {limit}, {whose}"),
+                None => format!("round {round}, {whose}"),
+            }
         }
     }
 }

@@ -102,8 +102,7 @@ fn who(names: &[String], viewer: Viewer, seat: Seat) -> String {
 }
 
 fn round(state: &State) -> u32 {
-    let seats = u32::try_from(state.seats().max(1)).unwrap_or(1);
-    state.turn.number.div_ceil(seats).max(1)
+    state.round()
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -3,9 +3,12 @@
 //! from dot to dot is blocked by any point of a wall (a column is a wall's end point), a closed
 //! door, or a square an object fills. Through wraparound and portals, the far side of the board
 //! is laid next to the link's border line (turned to fit) and the line must pass through the
-//! link's opening; one link at most.
+//! link's opening. A line may pass two links (rulebook l.242 treats linked squares as directly
+//! adjacent, without limit); two is as many as a straight line can pass on a board of 5x5
+//! sectors before it has crossed the whole board.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
+use std::sync::{Arc, Mutex};
 
 use super::board::{Board, Dir, EdgeKind, Link, Pos};
 
@@ -115,6 +118,55 @@ impl Frame {
         (q.0 + self.shift.0, q.1 + self.shift.1)
     }
 
+    /// This frame's map applied after `inner`'s: a point of the board laid out beyond `inner`'s
+    /// link and then beyond this one.
+    fn then(&self, inner: &Frame) -> Frame {
+        let q = Frame::rot_by(self.quarters, inner.shift);
+        let (dx, dy) = Frame::rot_by(
+            self.quarters,
+            (
+                i32::try_from(inner.dx).unwrap_or(0),
+                i32::try_from(inner.dy).unwrap_or(0),
+            ),
+        );
+        Frame {
+            quarters: (self.quarters + inner.quarters) % 4,
+            shift: (q.0 + self.shift.0, q.1 + self.shift.1),
+            dx: i64::from(dx),
+            dy: i64::from(dy),
+            mid: self.tr(inner.mid),
+        }
+    }
+
+    /// Where a line from `a` to `b` crosses this frame's link line, as (numerator, denominator)
+    /// of its parameter along the line, if it crosses forwards through the opening.
+    fn crossing(&self, a: Pt, b: Pt) -> Option<(i64, i64)> {
+        let c = self.u(self.mid);
+        let (ua, ub) = (self.u(a), self.u(b));
+        if !(ua < c && ub > c) {
+            return None;
+        }
+        let den = ub - ua;
+        let cross_v = self.v(a) * den + (self.v(b) - self.v(a)) * (c - ua);
+        let vm = self.v(self.mid);
+        if !((vm - 1) * den < cross_v && cross_v < (vm + 1) * den) {
+            return None;
+        }
+        Some((c - ua, den))
+    }
+
+    /// The two ends of the link's opening.
+    fn opening(&self) -> (Pt, Pt) {
+        let (dx, dy) = (
+            i32::try_from(self.dx).unwrap_or(0),
+            i32::try_from(self.dy).unwrap_or(0),
+        );
+        (
+            (self.mid.0 - dy, self.mid.1 + dx),
+            (self.mid.0 + dy, self.mid.1 - dx),
+        )
+    }
+
     fn u(&self, p: Pt) -> i64 {
         i64::from(p.0) * self.dx + i64::from(p.1) * self.dy
     }
@@ -123,6 +175,32 @@ impl Frame {
         -i64::from(p.0) * self.dy + i64::from(p.1) * self.dx
     }
 }
+
+/// Two links a line from some square could pass in turn: the first link (an index into the
+/// frames), the board laid out beyond both, and the edges of the narrow cone of lines from the
+/// square through both openings (a point `right`, a point `left` on them).
+#[derive(Clone, Copy, Debug)]
+struct Chain {
+    first: usize,
+    both: Frame,
+    right: Pt,
+    left: Pt,
+}
+
+/// For each square of a board and each square it might see (both by grid cell,
+/// `y * width + x`), the chains of two links a line between them could pass: the target, laid
+/// out beyond both links, lies in the chain's cone. Walls are not considered here.
+type Chains = Arc<Vec<Vec<Vec<Chain>>>>;
+
+/// The chains of the boards seen last, by (width, height, links). The links never change once
+/// the board is built (rotating a sector leaves exits and portals where they are), so this
+/// geometry is worked out once per layout rather than once per state. A memo only: losing it
+/// (a poisoned lock) just means working it out again.
+static CHAINS: Mutex<ChainMemo> = Mutex::new(Vec::new());
+/// Remembered boards: (width, height, links) and their chains.
+type ChainMemo = Vec<((i8, i8, Vec<Link>), Chains)>;
+/// Boards remembered at most (there are three layouts; tests build others).
+const CHAINS_KEPT: usize = 8;
 
 /// A memo entry of [`Sight::sees`]: `None` until worked out.
 type Remembered = Option<Option<Pt>>;
@@ -144,6 +222,9 @@ pub struct Sight<'a> {
     /// Answers of [`Sight::sees`] already worked out: for each origin asked about, one entry
     /// per grid square (`y * width + x`), unknown until asked.
     memo: RefCell<Vec<(Pos, Vec<Remembered>)>>,
+    /// For each origin asked about, the pairs of links (indices into `frames`) a line from it
+    /// could pass in turn: the cone through the first opening meets the second opening.
+    chains: OnceCell<Chains>,
 }
 
 impl<'a> Sight<'a> {
@@ -221,6 +302,7 @@ impl<'a> Sight<'a> {
             squares,
             frames: board.links.iter().map(Frame::of).collect(),
             memo: RefCell::new(Vec::new()),
+            chains: OnceCell::new(),
         }
     }
 
@@ -368,9 +450,152 @@ impl<'a> Sight<'a> {
         if self.clear_direct(a, b, from, to) {
             return Some(b);
         }
-        self.frames
+        if let Some(seen) = self
+            .frames
             .iter()
             .find_map(|frame| self.through(frame, from, to))
+        {
+            return Some(seen);
+        }
+        let chains = self.chains.get_or_init(|| self.board_chains());
+        let list = self
+            .cell(from)
+            .and_then(|i| chains.get(i))
+            .and_then(|row| self.cell(to).and_then(|j| row.get(j)))?;
+        list.iter().find_map(|chain| {
+            let first = self.frames.get(chain.first)?;
+            self.through_two(first, &chain.both, from, to)
+        })
+    }
+
+    /// The pairs of links a line from `from` could pass in turn (worked out once per origin).
+    /// Every square's chains, from the memo of boards or worked out.
+    fn board_chains(&self) -> Chains {
+        let key = (
+            self.board.width,
+            self.board.height,
+            self.board.links.clone(),
+        );
+        if let Ok(memo) = CHAINS.lock()
+            && let Some((_, chains)) = memo.iter().find(|(k, _)| *k == key)
+        {
+            return Arc::clone(chains);
+        }
+        let (w, h) = (self.board.width, self.board.height);
+        let n = usize::try_from(i32::from(w) * i32::from(h)).unwrap_or(0);
+        let mut all = vec![Vec::new(); n];
+        for &p in &self.squares {
+            let Some(slot) = self.cell(p).and_then(|i| all.get_mut(i)) else {
+                continue;
+            };
+            let a = dot(p);
+            let list = self.chains_from(p);
+            let mut row = vec![Vec::new(); n];
+            for &q in &self.squares {
+                let b = dot(q);
+                let Some(cell) = self.cell(q).and_then(|j| row.get_mut(j)) else {
+                    continue;
+                };
+                *cell = list
+                    .iter()
+                    .filter(|c| {
+                        let seen = c.both.tr(b);
+                        cross(a, c.right, seen) >= 0 && cross(a, c.left, seen) <= 0
+                    })
+                    .copied()
+                    .collect();
+            }
+            *slot = row;
+        }
+        let chains = Arc::new(all);
+        if let Ok(mut memo) = CHAINS.lock() {
+            if memo.len() >= CHAINS_KEPT {
+                memo.remove(0);
+            }
+            memo.push((key, Arc::clone(&chains)));
+        }
+        chains
+    }
+
+    /// The chains of two links a line from `from` could pass: the cone of lines through the
+    /// first opening meets the second opening.
+    fn chains_from(&self, from: Pos) -> Vec<Chain> {
+        let a = dot(from);
+        let mut list = Vec::new();
+        for (i, first) in self.frames.iter().enumerate() {
+            let (p1, q1) = first.opening();
+            // The cone of lines from `a` through the first opening: p1 on its one edge, q1 on
+            // the other (ordered so that q1 lies to the left of a -> p1).
+            let (p1, q1) = if cross(a, p1, q1) >= 0 {
+                (p1, q1)
+            } else {
+                (q1, p1)
+            };
+            if first.u(a) >= first.u(first.mid) {
+                continue;
+            }
+            for second in &self.frames {
+                let both = first.then(second);
+                let (p2, q2) = both.opening();
+                let (p2, q2) = if cross(a, p2, q2) >= 0 {
+                    (p2, q2)
+                } else {
+                    (q2, p2)
+                };
+                if both.u(a) >= both.u(both.mid) {
+                    continue;
+                }
+                // The lines through both openings: the tighter edge of each side.
+                let right = if cross(a, p1, p2) >= 0 { p2 } else { p1 };
+                let left = if cross(a, q1, q2) <= 0 { q2 } else { q1 };
+                if cross(a, right, left) > 0 {
+                    list.push(Chain {
+                        first: i,
+                        both,
+                        right,
+                        left,
+                    });
+                }
+            }
+        }
+        list
+    }
+
+    /// Sight through two links: the board is laid out beyond `first`'s link, and again beyond
+    /// `second`'s link as it lies in that copy; the line passes both openings in turn.
+    /// `both`: the board laid out beyond both links; its `mid` and axes are the second link's
+    /// line as laid out beyond the first link.
+    fn through_two(&self, first: &Frame, both: &Frame, from: Pos, to: Pos) -> Option<Pt> {
+        let laid = both;
+        let a = dot(from);
+        let b = both.tr(dot(to));
+        let (n1, d1) = first.crossing(a, b)?;
+        let (n2, d2) = laid.crossing(a, b)?;
+        // The first opening is passed first.
+        if n1 * d2 >= n2 * d1 {
+            return None;
+        }
+        let (c1, c2) = (first.u(first.mid), laid.u(laid.mid));
+        let blocked = self.segs.iter().any(|&(s, filled)| {
+            if filled == Some(from) || filled == Some(to) {
+                return false;
+            }
+            if first.u(s.0) <= c1 && first.u(s.1) <= c1 && touches(a, b, s) {
+                return true;
+            }
+            let mid_seg = Seg(first.tr(s.0), first.tr(s.1));
+            let in_mid = first.u(mid_seg.0) >= c1
+                && first.u(mid_seg.1) >= c1
+                && laid.u(mid_seg.0) <= c2
+                && laid.u(mid_seg.1) <= c2;
+            if in_mid && touches(a, b, mid_seg) {
+                return true;
+            }
+            let far_seg = Seg(both.tr(s.0), both.tr(s.1));
+            let far = laid.u(far_seg.0) >= c2 && laid.u(far_seg.1) >= c2;
+            far && touches(a, b, far_seg)
+        });
+        (!blocked).then_some(b)
     }
 
     pub fn sees_square(&self, from: Pos, to: Pos) -> bool {
@@ -378,10 +603,21 @@ impl<'a> Sight<'a> {
     }
 
     /// Sight to the middle of a border line (to target a wall or door), direct only.
+    ///
+    /// "If a wizard targets a wall, door, or corridor, he must have line of sight to the target
+    /// itself (instead of its square)" (rulebook l.232): a square filled beyond the line (Fog, a
+    /// Stone Block on its far side) touches the line only where the sight line ends, so it does
+    /// not hide the line; one on the near side still does.
     pub fn sees_side(&self, from: Pos, p: Pos, d: Dir) -> bool {
         let s = side(p, d);
         let mid = ((s.0.0 + s.1.0) / 2, (s.0.1 + s.1.1) / 2);
-        self.clear_direct(dot(from), mid, from, from)
+        let a = dot(from);
+        // The square beside the line on the side away from the viewer.
+        let (dx, dy) = d.delta();
+        let toward_step =
+            i64::from(mid.0 - a.0) * i64::from(dx) + i64::from(mid.1 - a.1) * i64::from(dy);
+        let far = if toward_step > 0 { p.step(d) } else { p };
+        self.clear_direct(a, mid, from, far)
     }
 
     /// Sight through one link: the far board is turned and moved so that `link.to` lies across
@@ -425,6 +661,16 @@ impl Sight<'_> {
             .segs
             .iter()
             .any(|&(s, filled)| filled != Some(from) && filled != Some(to) && touches(a, b, s))
+    }
+
+    /// Sight directly or through one link (the rule before two links were allowed).
+    pub fn sees_one_link(&self, from: Pos, to: Pos) -> bool {
+        from == to
+            || self.clear_direct(dot(from), dot(to), from, to)
+            || self
+                .frames
+                .iter()
+                .any(|f| self.through(f, from, to).is_some())
     }
 
     pub fn sees_directly(&self, from: Pos, to: Pos) -> bool {

@@ -23,8 +23,6 @@ pub const MOVEMENT: u8 = 3;
 pub const DRAWS: u8 = 2;
 /// Victory points that win.
 pub const POINTS_TO_WIN: u32 = 2;
-/// Ruling: the game ends after this many rounds (docs/rules/wiz-war.md, "Turn limit").
-pub const ROUND_LIMIT: u32 = 30;
 
 /// The colour names of the seats (and of their sectors, doors and treasures).
 pub const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];
@@ -78,8 +76,12 @@ pub struct Object {
 }
 
 impl Object {
+    /// A dropped item (no spell holds it) can be picked up again: "Any wizard in the same
+    /// square as a dropped object may pick it up" (rulebook l.371), whatever its traits say.
     pub fn mobile(&self) -> bool {
-        self.spell.is_none() && self.card.has_trait(Trait::Mobile)
+        self.spell.is_none()
+            && (self.card.has_trait(Trait::Mobile)
+                || self.card.kind() == Some(super::cards::Kind::Item))
     }
 
     pub fn fills_square(&self) -> bool {
@@ -144,7 +146,17 @@ pub struct Pending {
 #[serde(rename_all = "snake_case")]
 pub enum Need {
     Draw(Seat),
-    Steal { thief: Seat, victim: Seat },
+    Steal {
+        thief: Seat,
+        victim: Seat,
+    },
+    /// A punch whose damage adds a die roll (the Werewolf's d4): `damage` plus the roll.
+    Punch {
+        by: Seat,
+        victim: Seat,
+        damage: i16,
+        die: u8,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,6 +183,13 @@ pub struct Turn {
     pub seat: Seat,
     /// Turns begun in the game (all seats).
     pub number: u32,
+    /// The round this turn belongs to, from 1: a round begins each time play comes round to
+    /// (or past, when that wizard is dead) the first player's seat.
+    #[serde(default)]
+    pub round: u32,
+    /// The seat that played first.
+    #[serde(default)]
+    pub first_seat: Seat,
     pub movement: u8,
     pub moved: bool,
     pub attacked: bool,
@@ -411,6 +430,16 @@ impl State {
             .and_then(|w| w.form)
             .and_then(|f| FORMS.get(usize::from(f)))
             .map_or(MOVEMENT, |f| f.movement)
+    }
+
+    /// The round being played, from 1 (a state stored before rounds were counted: worked out
+    /// from the turns begun, as it was then).
+    pub fn round(&self) -> u32 {
+        if self.turn.round > 0 {
+            return self.turn.round;
+        }
+        let seats = u32::try_from(self.seats().max(1)).unwrap_or(1);
+        self.turn.number.div_ceil(seats).max(1)
     }
 
     pub fn note(&mut self, text: String) {

@@ -22,6 +22,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "to_act": actor(state),
         "active_seat": state.turn.seat,
         "turn_number": state.turn.number,
+        "round": state.round(),
         "turn": {
             "movement_points": state.turn.movement,
             "attacked": state.turn.attacked,
@@ -193,6 +194,7 @@ fn prompt(state: &State) -> String {
             Need::Steal { thief, victim } => {
                 format!("Seat {thief} takes a card from Seat {victim}")
             }
+            Need::Punch { by, die, .. } => format!("Seat {by} rolls a d{die} for the punch"),
         };
     }
     if let Some(s) = state.over_limit() {
@@ -303,6 +305,12 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
             _ => "A card was taken".to_owned(),
         },
         Action::FirstPlayer(s) => format!("Seat {s} plays first"),
+        Action::Roll(n) => match state.needs.first() {
+            Some(Need::Punch { by, victim, .. }) => {
+                format!("Seat {by} rolled {n} for the punch at Seat {victim}")
+            }
+            _ => format!("The die shows {n}"),
+        },
         Action::Move(d) => format!("{who} moves {}", d.name()),
         Action::PickUp(id) => format!("{who} picks up object #{id}"),
         Action::PickUpTreasure(i) => format!("{who} picks up treasure #{i}"),

@@ -251,6 +251,15 @@ impl<'a> Context<'a> {
                 ),
                 c.name(),
             ),
+            Action::Discard(c) if state.phase == super::super::state::Phase::MoveAndCast => (
+                PICK,
+                format!(
+                    "Make room to pick up an object here ({} of your hand limit of {}): discard a card",
+                    state.hand_total(seat),
+                    state.hand_limit(seat)
+                ),
+                c.name(),
+            ),
             Action::Discard(c) => (
                 DISCARD,
                 t("Discard a card (only before your first draw)"),
@@ -357,16 +366,28 @@ impl<'a> Context<'a> {
         label
     }
 
-    fn punch_damage(&self) -> i16 {
+    /// The punch's damage in words: "1", or "d4 + 2" when a die is rolled (Werewolf).
+    fn punch_damage(&self) -> String {
         let state = self.state;
         let stones = i16::try_from(state.carries(self.seat, Effect::Mightstone)).unwrap_or(0);
         let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
-        let base = state
+        let form = state
             .wizard(self.seat)
             .and_then(|w| w.form)
-            .and_then(|f| FORMS.get(usize::from(f)))
-            .map_or(1, |f| i16::from(f.punch.max(1)));
-        base.saturating_add(stones.saturating_mul(might))
+            .and_then(|f| FORMS.get(usize::from(f)));
+        let bonus = stones.saturating_mul(might);
+        match form {
+            Some(f) if f.punch_die > 0 => {
+                let fixed = i16::from(f.punch).saturating_add(bonus);
+                if fixed > 0 {
+                    format!("d{} + {fixed}", f.punch_die)
+                } else {
+                    format!("d{}", f.punch_die)
+                }
+            }
+            Some(f) => i16::from(f.punch.max(1)).saturating_add(bonus).to_string(),
+            None => 1i16.saturating_add(bonus).to_string(),
+        }
     }
 
     fn card_in_hand_name(&self) -> String {
@@ -432,6 +453,26 @@ impl<'a> Context<'a> {
         let lines = casting
             .and_then(|c| c.card.def())
             .is_some_and(|d| matches!(d.aim, Aim::BorderLine | Aim::Wall | Aim::WizardOrWall));
+        let (rank, title, mut label) =
+            self.plain_target_choice(names, viewer, target, &verb, lines);
+        if self.bent.contains(target) {
+            label.push_str(" (around the corner: spends your Around the Corner)");
+        }
+        (rank, title, label)
+    }
+
+    fn plain_target_choice(
+        &self,
+        names: &[String],
+        viewer: Viewer,
+        target: &Target,
+        verb: &str,
+        lines: bool,
+    ) -> (u8, String, String) {
+        let state = self.state;
+        let card = self.card_in_hand_name();
+        let casting = state.casting.as_ref();
+        let verb = verb.to_owned();
         match *target {
             Target::Square(p) if lines && casting.is_some_and(|c| c.square.is_none()) => (
                 TARGET,
@@ -461,9 +502,6 @@ impl<'a> Context<'a> {
                     && let Some(w) = state.wizard(s)
                 {
                     label.push_str(&format!(" ({} cards in hand)", w.hand.len()));
-                }
-                if self.bent.contains(target) {
-                    label.push_str(" (around the corner: spends your Around the Corner)");
                 }
                 (TARGET, verb, label)
             }

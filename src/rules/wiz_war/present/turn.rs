@@ -3,7 +3,7 @@
 
 use super::super::actions::Target;
 use super::super::cards::Effect;
-use super::super::state::{DRAWS, How, Need, Phase, ROUND_LIMIT, State};
+use super::super::state::{DRAWS, How, Need, Phase, State};
 use super::cards::card_text;
 use super::{line_words, plural, round, seat_name, sq, target_words, who};
 use crate::rules::present::Section;
@@ -35,6 +35,13 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
             Need::Steal { thief, victim } => format!(
                 "Thought Steal: {} takes a card at random from {}'s hand.",
                 name(*thief),
+                name(*victim)
+            ),
+            Need::Punch {
+                by, victim, die, ..
+            } => format!(
+                "{} rolls a d{die} for the punch at {}.",
+                name(*by),
                 name(*victim)
             ),
         };
@@ -135,7 +142,10 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
     } else {
         format!("{}'s turn", name(active))
     };
-    let round = format!("round {} of {ROUND_LIMIT}", round(state));
+    let round = match state.options.round_limit {
+        Some(limit) => format!("round {} of {limit}", round(state)),
+        None => format!("round {}", round(state)),
+    };
     if let Some(c) = &state.casting {
         let verb = match c.how {
             How::Cast => "casting",

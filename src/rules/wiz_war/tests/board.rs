@@ -54,7 +54,7 @@ fn every_sector_design_is_valid_and_every_square_reachable() {
 // well, and then randomly builds the game board according to the number of players."
 #[test]
 fn sectors_and_orientations_are_chance_steps() {
-    let mut state = Game::new_game(&Options::default(), 3).unwrap();
+    let mut state = Game::new_game(&quiet(), 3).unwrap();
     let Next::Chance(c) = Game::next(&state) else {
         panic!()
     };
@@ -86,7 +86,7 @@ fn sectors_and_orientations_are_chance_steps() {
 // re-enters at the exactly opposite square".
 #[test]
 fn wraparound_and_portals() {
-    let state = start(2, &Options::default());
+    let state = start(2, &quiet());
     assert_eq!((state.board.width, state.board.height), (10, 5));
     assert_eq!(
         state.board.across(Pos(0, 2), Dir::West),
@@ -102,7 +102,7 @@ fn wraparound_and_portals() {
         EdgeKind::Outer
     );
 
-    let state = start(3, &Options::default());
+    let state = start(3, &quiet());
     assert!(!state.board.exists(Pos(7, 7)), "the gap");
     assert_eq!(
         state.board.across(Pos(7, 4), Dir::South),
@@ -122,7 +122,7 @@ fn wraparound_and_portals() {
     );
     assert!(state.board.links.iter().filter(|l| l.portal).count() == 4);
 
-    let state = start(4, &Options::default());
+    let state = start(4, &quiet());
     assert_eq!(state.board.links.len(), 8);
     assert!(state.board.links.iter().all(|l| !l.portal));
 }
@@ -131,7 +131,7 @@ fn wraparound_and_portals() {
 // using wraparound movement, the two connected squares are treated as directly adjacent."
 #[test]
 fn sight_passes_through_wraparound_and_portals() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     open_inside(&mut state);
     // Walls across the middle: only the way round the edge is left.
     wall(&mut state, Pos(4, 2), Dir::East);
@@ -141,7 +141,7 @@ fn sight_passes_through_wraparound_and_portals() {
     assert!(sight.sees_square(Pos(1, 2), Pos(7, 2)));
     assert!(!sight.sees_square(Pos(0, 1), Pos(9, 1)), "no exit on row 1");
 
-    let mut state = start(3, &Options::default());
+    let mut state = start(3, &quiet());
     open_inside(&mut state);
     let sight = state.sight_for(0);
     // Down column 7 through the south portal of the blue sector into the green one, heading west.
@@ -155,7 +155,7 @@ fn sight_passes_through_wraparound_and_portals() {
 // leaving a column not connected to any door or wall, then that column is destroyed as well."
 #[test]
 fn columns_block_sight_until_their_last_wall_falls() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     open_room(&mut state);
     // One wall south of (1,1): its east end is the corner the diagonal passes.
     wall(&mut state, Pos(1, 1), Dir::South);
@@ -198,7 +198,7 @@ fn punches_reach_only_side_adjacent_squares() {
 // CONTENT: "doors pass only their own colour's wizard (a Master Key opens others)".
 #[test]
 fn doors_pass_their_own_colour() {
-    let state = start(2, &Options::default());
+    let state = start(2, &quiet());
     // The red sector's door: south side of (1,2).
     assert_eq!(
         state.board.edge(Pos(1, 2), Dir::South).unwrap().kind,
@@ -256,7 +256,7 @@ fn rotating_a_sector_turns_its_contents_and_repairs_its_edge() {
 #[test]
 fn sight_by_grid_walk_agrees_with_testing_every_wall() {
     for seats in 2..=4 {
-        let mut state = start(seats, &Options::default());
+        let mut state = start(seats, &quiet());
         // Some destroyed walls and a filled square, so columns stand alone or fall.
         state
             .board

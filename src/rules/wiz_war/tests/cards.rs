@@ -413,7 +413,7 @@ fn powerthrust() {
 // Psychic Storm: "Every other wizard takes 2 damage."
 #[test]
 fn psychic_storm() {
-    let mut state = start(3, &Options::default());
+    let mut state = start(3, &quiet());
     give(&mut state, 0, &["psychic_storm"]);
     give(&mut state, 1, &[]);
     give(&mut state, 2, &[]);

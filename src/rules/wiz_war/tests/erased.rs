@@ -37,7 +37,7 @@ fn choose(state: &dyn GameState, seat: Seat, cast_done: bool) -> Value {
 #[test]
 fn a_whole_game_with_a_counter_spell_window_through_json() {
     let game = Erased::<WizWar>::default();
-    let options = json!({"ask_every_affected_wizard": true});
+    let options = json!({"ask_every_affected_wizard": true, "round_limit": 30});
     let mut state = game.new_game(&options, 2).unwrap();
     let (mut cast_done, mut windows, mut counters, mut steps) = (false, 0, 0, 0);
     loop {

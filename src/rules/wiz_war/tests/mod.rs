@@ -7,6 +7,7 @@ mod conformance;
 mod docs;
 mod erased;
 mod examples;
+mod fidelity;
 mod picture;
 mod present;
 mod turn;
@@ -63,6 +64,16 @@ pub fn waiting_for(state: &State) -> Vec<Seat> {
     match Game::next(state) {
         Next::Players(seats) => seats,
         other => panic!("expected players to decide, got {other:?}"),
+    }
+}
+
+/// The options most rule tests were written with: windows ask only wizards holding a counter
+/// that can answer (so a spell nobody can answer resolves at once), and a 30-round limit.
+pub fn quiet() -> Options {
+    Options {
+        ask_every_affected_wizard: false,
+        round_limit: Some(30),
+        ..Options::default()
     }
 }
 
@@ -147,7 +158,7 @@ pub fn wall(state: &mut State, p: Pos, d: Dir) {
 
 /// Seat 0's turn in an open 2-player room, past its first turn, with the given hands.
 pub fn duel(hand0: &[&str], hand1: &[&str]) -> State {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     open_room(&mut state);
     give(&mut state, 0, hand0);
     give(&mut state, 1, hand1);

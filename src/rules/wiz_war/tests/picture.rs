@@ -43,7 +43,7 @@ fn line_kind<'a>(doc: &'a roxmltree::Document, id: &str) -> Option<&'a str> {
 
 /// A game of `seats` with sectors in seat order, turned as given, dealt, seat 0 first.
 fn start_turned(seats: usize, turns: &[u8]) -> State {
-    let mut state = Game::new_game(&Options::default(), seats).unwrap();
+    let mut state = Game::new_game(&quiet(), seats).unwrap();
     for s in 0..seats {
         chance(&mut state, Action::PlaceSector(s as u8));
         chance(&mut state, Action::TurnSector(turns[s % turns.len()]));
@@ -62,7 +62,7 @@ fn start_turned(seats: usize, turns: &[u8]) -> State {
 #[test]
 fn every_square_is_a_named_rect_in_a_well_formed_document() {
     for seats in 2..=4 {
-        let state = start(seats, &Options::default());
+        let state = start(seats, &quiet());
         let svg = picture(&state, Viewer::Seat(0));
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let root = doc.root_element();
@@ -100,7 +100,7 @@ fn every_square_is_a_named_rect_in_a_well_formed_document() {
 
 #[test]
 fn a_wizard_is_a_circle_of_its_colour_on_its_square() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     place(&mut state, 1, Pos(7, 3));
     let svg = picture(&state, Viewer::Spectator);
     let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -164,7 +164,7 @@ fn walls_stand_exactly_where_lines_are_closed() {
 
 #[test]
 fn doors_take_their_colour_and_swing_open_when_picked() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     let b = &state.board;
     let (p, d, seat) = b
         .squares()
@@ -230,7 +230,7 @@ fn created_and_destroyed_walls_are_drawn_as_such() {
 
 #[test]
 fn a_move_targets_the_square_stepped_into() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     open_inside(&mut state);
     let home = state.pos(0).unwrap();
     let actions = Game::legal_actions(&state, 0);
@@ -310,7 +310,7 @@ fn targets_name_squares_of_wizards_and_squares_and_exist_in_the_picture() {
 
 #[test]
 fn names_are_escaped() {
-    let state = start(2, &Options::default());
+    let state = start(2, &quiet());
     let names = vec!["<Ann & \"co\">".to_owned(), "Bob".to_owned()];
     let svg = Game::picture(&state, Viewer::Seat(1), &names).unwrap();
     assert!(!svg.contains("<Ann"));
@@ -334,7 +334,7 @@ fn names_are_escaped() {
 
 #[test]
 fn no_card_of_any_hand_is_drawn() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     give(&mut state, 0, &["fireball", "thought_steal", "stone_block"]);
     give(
         &mut state,
@@ -360,7 +360,7 @@ fn no_card_of_any_hand_is_drawn() {
 
 #[test]
 fn things_on_the_board_are_drawn_and_named() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     let rock = card("large_rock");
     state.objects.push(Object {
         id: 90,

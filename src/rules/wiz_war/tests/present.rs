@@ -120,7 +120,7 @@ fn step(state: &mut State, rng: &mut Lcg) -> bool {
 /// A 4-player game played at random until seat 0 is to move and cast in round `round` or
 /// later, with 4 cards or more and a spell in play.
 fn mid_game(seed: u64, round: u32) -> Option<State> {
-    let mut state = Game::new_game(&Options::default(), 4).unwrap();
+    let mut state = Game::new_game(&quiet(), 4).unwrap();
     let mut rng = Lcg(seed);
     for _ in 0..20_000 {
         let ready = state.turn.number > 4 * (round - 1)
@@ -145,7 +145,7 @@ use super::super::state::Phase;
 
 #[test]
 fn players_are_named_and_no_seat_numbers_show() {
-    let state = start(4, &Options::default());
+    let state = start(4, &quiet());
     for viewer in [Viewer::Seat(0), Viewer::Seat(2), Viewer::Spectator] {
         let p = table(&state, viewer);
         let groups = match viewer {
@@ -232,7 +232,7 @@ fn the_spectator_sees_no_hand() {
 
 #[test]
 fn the_board_diagram_has_the_board_size_and_shows_pieces_at_their_squares() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     place(&mut state, 1, Pos(7, 1));
     let p = table(&state, Viewer::Seat(0));
     let board = section(&p, "Board").unwrap();
@@ -282,7 +282,7 @@ fn the_board_diagram_has_the_board_size_and_shows_pieces_at_their_squares() {
 
 #[test]
 fn the_board_shows_doors_created_walls_and_the_three_player_gap() {
-    let mut state = start(3, &Options::default());
+    let mut state = start(3, &quiet());
     let p = table(&state, Viewer::Seat(0));
     let board = section(&p, "Board").unwrap();
     assert_eq!(board.lines.len(), 1 + 2 * 10 + 1);
@@ -545,7 +545,7 @@ fn presentations_stay_small_over_random_games() {
     let (mut biggest, mut most) = (0, 0);
     for seed in 1..SEEDS {
         let seats = 2 + (seed as usize % 3);
-        let mut state = Game::new_game(&Options::default(), seats).unwrap();
+        let mut state = Game::new_game(&quiet(), seats).unwrap();
         let mut rng = Lcg(seed);
         for _ in 0..3_000 {
             // Every viewer, at every step (set-up and chance steps too).

@@ -1,14 +1,14 @@
 //! The turn, hands and draws, objects and treasures, death and victory, hidden information.
 
 use super::*;
-use crate::rules::wiz_war::state::{Object, Phase};
+use crate::rules::wiz_war::state::Phase;
 use crate::rules::{Viewer, Visibility};
 
 // "Deal five cards from the Magic deck facedown to each player." "Each player sets his life
 // tracker to "15"." Deck: "White Cantrip + 3 schools = 84".
 #[test]
 fn set_up_deals_five_cards_by_chance_from_an_84_card_deck() {
-    let mut state = Game::new_game(&Options::default(), 2).unwrap();
+    let mut state = Game::new_game(&quiet(), 2).unwrap();
     assert_eq!(state.deck.len(), 84);
     for s in 0..2 {
         chance(&mut state, Action::PlaceSector(s));
@@ -94,15 +94,9 @@ fn over_the_hand_limit_discard_down_at_once() {
         ],
         &[],
     );
-    let at = state.wizards[0].at.unwrap();
-    state.objects.push(Object {
-        id: 99,
-        card: card("large_rock"),
-        at,
-        cracks: 0,
-        spell: None,
-    });
-    decide(&mut state, 0, Action::PickUp(99));
+    // Over the limit without picking anything up (that needs room first, l.365): an item
+    // carried on top of a full hand, as Absorb Spell or a Thought Steal can leave it.
+    state.wizards[0].items = vec![card("large_rock")];
     assert_eq!(state.hand_total(0), 8);
     assert_eq!(waiting_for(&state), vec![0]);
     let legal = Game::legal_actions(&state, 0);
@@ -118,7 +112,7 @@ fn over_the_hand_limit_discard_down_at_once() {
 // in the square)." "The first player to score 2 victory points wins the game."
 #[test]
 fn stolen_treasures_score_while_they_stay_and_two_points_win() {
-    let mut state = start(2, &Options::default());
+    let mut state = start(2, &quiet());
     state.turn.first = false;
     let red = state.treasures.iter().position(|t| t.owner == 0).unwrap();
     let at = state.treasures[red].at.unwrap();
@@ -156,7 +150,7 @@ fn stolen_treasures_score_while_they_stay_and_two_points_win() {
 // killed wizard is removed, drops its treasure and items, and its killer scores".
 #[test]
 fn a_kill_scores_and_the_dead_drop_what_they_carry() {
-    let mut state = start(3, &Options::default());
+    let mut state = start(3, &quiet());
     open_room(&mut state);
     give(&mut state, 0, &["fireball"]);
     give(&mut state, 1, &[]);

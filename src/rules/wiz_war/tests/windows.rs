@@ -21,7 +21,7 @@ fn table(options: &Options, hands: [&[&str]; 3]) -> State {
 // only the wizards holding a counter that can answer.
 #[test]
 fn a_window_asks_only_wizards_who_can_answer() {
-    let mut state = table(&Options::default(), [&["fireball"], &[], &["zot"]]);
+    let mut state = table(&quiet(), [&["fireball"], &[], &["zot"]]);
     decide(&mut state, 0, Action::Cast(card("fireball")));
     decide(&mut state, 0, target_wizard(1));
     assert_eq!(waiting_for(&state), vec![2], "only the Zot holder is asked");
@@ -35,7 +35,7 @@ fn a_window_asks_only_wizards_who_can_answer() {
     assert_eq!(waiting_for(&state), vec![0], "back to the caster's turn");
 
     // Nobody holds a counter: no window at all.
-    let mut state = table(&Options::default(), [&["fireball"], &[], &[]]);
+    let mut state = table(&quiet(), [&["fireball"], &[], &[]]);
     decide(&mut state, 0, Action::Cast(card("fireball")));
     decide(&mut state, 0, target_wizard(1));
     assert_eq!(life(&state, 1), 10);
@@ -64,7 +64,7 @@ fn the_option_asks_every_wizard_in_turn_order() {
 // what action or spell to which the card must be played in response."
 #[test]
 fn full_shield_cancels_an_attack_on_you_only() {
-    let mut state = table(&Options::default(), [&["fireball"], &[], &["full_shield"]]);
+    let mut state = table(&quiet(), [&["fireball"], &[], &["full_shield"]]);
     decide(&mut state, 0, Action::Cast(card("fireball")));
     decide(&mut state, 0, target_wizard(1));
     assert_eq!(
@@ -73,7 +73,7 @@ fn full_shield_cancels_an_attack_on_you_only() {
         "seat 2's Full Shield cannot protect seat 1"
     );
 
-    let mut state = table(&Options::default(), [&["fireball"], &["full_shield"], &[]]);
+    let mut state = table(&quiet(), [&["fireball"], &["full_shield"], &[]]);
     decide(&mut state, 0, Action::Cast(card("fireball")));
     decide(&mut state, 0, target_wizard(1));
     decide(&mut state, 1, Action::Counter(card("full_shield")));
@@ -86,10 +86,7 @@ fn full_shield_cancels_an_attack_on_you_only() {
 // A counter spell is a spell too: it can be answered by Zot, and the first window goes on.
 #[test]
 fn zot_answers_a_counter_and_the_window_goes_on() {
-    let mut state = table(
-        &Options::default(),
-        [&["fireball", "zot"], &["full_shield"], &["zot"]],
-    );
+    let mut state = table(&quiet(), [&["fireball", "zot"], &["full_shield"], &["zot"]]);
     decide(&mut state, 0, Action::Cast(card("fireball")));
     decide(&mut state, 0, target_wizard(1));
     assert_eq!(waiting_for(&state), vec![1]);
@@ -112,10 +109,7 @@ fn zot_answers_a_counter_and_the_window_goes_on() {
 // "Negate Neutral" answers neutral spells; "Absorb Spell" takes the card.
 #[test]
 fn negate_neutral_and_absorb_spell() {
-    let mut state = table(
-        &Options::default(),
-        [&["teleport"], &["negate_neutral"], &[]],
-    );
+    let mut state = table(&quiet(), [&["teleport"], &["negate_neutral"], &[]]);
     decide(&mut state, 0, Action::Cast(card("teleport")));
     decide(&mut state, 0, Action::Target(Target::Square(Pos(1, 2))));
     decide(&mut state, 1, Action::Counter(card("negate_neutral")));
@@ -125,10 +119,7 @@ fn negate_neutral_and_absorb_spell() {
         "the teleport was negated"
     );
 
-    let mut state = table(
-        &Options::default(),
-        [&["mental_force"], &["absorb_spell"], &[]],
-    );
+    let mut state = table(&quiet(), [&["mental_force"], &["absorb_spell"], &[]]);
     decide(&mut state, 0, Action::Cast(card("mental_force")));
     decide(&mut state, 0, target_wizard(1));
     decide(&mut state, 1, Action::Counter(card("absorb_spell")));
@@ -139,7 +130,7 @@ fn negate_neutral_and_absorb_spell() {
 // "Mundane: A non-magical action. Mundane actions cannot be countered."
 #[test]
 fn punches_and_thrown_items_open_no_window() {
-    let mut state = table(&Options::default(), [&["zot"], &["zot"], &["zot"]]);
+    let mut state = table(&quiet(), [&["zot"], &["zot"], &["zot"]]);
     state.wizards[0].items = vec![card("large_rock")];
     decide(&mut state, 0, Action::Throw(card("large_rock")));
     decide(&mut state, 0, target_wizard(1));
