@@ -48,7 +48,17 @@ pub struct Sizes {
     pub first_turn_message: Vec<u8>,
 }
 
-/// Plays one random game of `rules` from `seed` with `seats` players named Ann, Bob, …, writing
+/// The options of the measured games: the defaults, but for wiz-war the optional round limit
+/// of 30 (the rulebook's game has none, and random play, which seldom wins, would run to
+/// thousands of decisions; the mails of a round are the same kind whatever the limit).
+pub fn measured_options(ruleset: &str) -> serde_json::Value {
+    match ruleset {
+        "wiz-war" => serde_json::json!({"round_limit": 30}),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// Plays one random game of `rules` from `seed` (with [`measured_options`]) with `seats` players named Ann, Bob, …, writing
 /// every mail a player gets: the start mail, a turn mail at every decision (or at every
 /// `stride`-th one, to keep a debug build quick), and the game-over mail; with the board's
 /// picture in the HTML part when `pictures` (the player's setting), in words only otherwise.
@@ -59,7 +69,7 @@ pub fn measure(
     stride: usize,
     pictures: bool,
 ) -> anyhow::Result<Sizes> {
-    let options = rules.normalise_options(&serde_json::Value::Null)?;
+    let options = rules.normalise_options(&measured_options(rules.id()))?;
     let mut state = rules.new_game(&options, seats)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let names: Vec<String> = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
