@@ -225,6 +225,12 @@ impl Ruleset for WizWar {
 
     /// When a deadline passes: pass in a window, take back a spell being cast, end the move,
     /// end the turn; over the hand limit, discard the first card.
+    /// Cancelling a cast takes back the step that began it: a bot that casts Fog, cancels and
+    /// casts it again would never end its turn (it did, in a bot game of seed 5).
+    fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
+        matches!(action, Action::CancelCast)
+    }
+
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         [
