@@ -17,7 +17,7 @@ fn over(state: &State) -> crate::rules::Outcome {
 
 // "It is possible for 2 players to play the game, but then each player will need to play 2
 // (or 3) Clans separately, and the combined point-total for your clans will determine the
-// winner." Also in a game created with the default (basic) scoring.
+// winner." (l.231) Also in a game created with the default (basic) scoring.
 #[test]
 fn two_players_are_decided_by_combined_points_even_with_basic_scoring() {
     let mut state = started(&Options::default(), 2, &[Red, Green, Blue, Yellow], Red);
@@ -41,7 +41,7 @@ fn two_players_are_decided_by_combined_points_even_with_basic_scoring() {
 
 // "When moving your Gnomes, you can only move through territories in which you already have
 // Gnomes, or territories that are empty. Therefore it is possible to block off other
-// players." A gnome that steps into a blockade does not open it for the rest of the clan.
+// players." (l.117) A gnome that steps into a blockade does not open it for the rest of the clan.
 #[test]
 fn a_blockade_cannot_be_opened_from_inside_one_movement() {
     let mut state = rulebook_table();
@@ -88,7 +88,7 @@ fn a_blockade_cannot_be_opened_from_inside_one_movement() {
     assert!(shared.destinations(red, RED_HOME).contains(&FROG));
 }
 
-// "You may wish to play with only 2 objectives to keep the game length under an hour."
+// "You may wish to play with only 2 objectives to keep the game length under an hour." (l.83)
 #[test]
 fn the_short_game_keeps_two_objectives() {
     let options: Options = serde_json::from_value(json!({"short_game": true})).unwrap();
@@ -101,10 +101,10 @@ fn the_short_game_keeps_two_objectives() {
     assert!(Game::new_game(&options, 3).is_err());
 }
 
-// "Remove any casualties from the board." "for each 6 they rolled, remove one Gnome less from
-// the board." "After all combat has been resolved, each player collects 1 token matching each
+// "Remove any casualties from the board." (l.147) "for each 6 they rolled, remove one Gnome less from
+// the board." (l.71) "After all combat has been resolved, each player collects 1 token matching each
 // Territory they occupy. [...] pass the first player token to the next player in clockwise
-// order and begin the next round." The rules do these without anyone deciding, so the log
+// order and begin the next round." (l.181) The rules do these without anyone deciding, so the log
 // line of the action that set them off tells them.
 #[test]
 fn battle_results_loot_and_the_new_round_are_in_the_log() {
@@ -149,8 +149,8 @@ fn battle_results_loot_and_the_new_round_are_in_the_log() {
     assert!(view["combat"].is_null() || view["combat"].get("losses").is_none());
 }
 
-// "When at least one player have completed all of his/her Objectives the game ends." The
-// rulebook has no other end: no round limit unless the players ask for one.
+// "When at least one player have completed all of his/her Objectives the game ends." (l.189)
+// The rulebook has no other end: no round limit unless the players ask for one.
 #[test]
 fn there_is_no_round_limit_by_default() {
     assert_eq!(Options::default().round_limit, None);
@@ -160,6 +160,20 @@ fn there_is_no_round_limit_by_default() {
     }
     assert_eq!(state.round, 26);
     assert!(matches!(Game::next(&state), Next::Players(_)));
+}
+
+// Ruling 13 and review bug 3: a round limit, when the players set one, is 1 to 1000 (what the
+// comments, the docs and the validation all say).
+#[test]
+fn a_round_limit_is_one_to_a_thousand() {
+    for (limit, ok) in [(0, false), (1, true), (1000, true), (1001, false)] {
+        let options: Options = serde_json::from_value(json!({ "round_limit": limit })).unwrap();
+        assert_eq!(
+            Game::new_game(&options, 3).is_ok(),
+            ok,
+            "round_limit {limit}"
+        );
+    }
 }
 
 // Ruling 13: when no clan can ever complete its objectives (the food they need is no longer in
@@ -181,7 +195,7 @@ fn the_game_ends_when_the_food_needed_is_gone() {
 }
 
 // "At the start of each round, each player may put Gnomes from his/ her reserve onto the
-// board." The rulebook's "may" is the default: each clan says how many, in turn order, with
+// board." (l.109) The rulebook's "may" is the default: each clan says how many, in turn order, with
 // one choice per number (all, fewer, none).
 #[test]
 fn reinforcements_may_be_fewer_or_none() {
@@ -221,7 +235,7 @@ fn reinforcements_all_places_them_without_asking() {
     assert_eq!(gnomes(&state, Green, GREEN_HOME), 2);
 }
 
-// "You may either move onto the chosen territory or move away from the chosen territory."
+// "You may either move onto the chosen territory or move away from the chosen territory." (l.131)
 // After the same move twice, both are still open, and the prompt says so.
 #[test]
 fn the_movement_prompt_after_a_repeated_move_offers_both_ways() {
@@ -264,8 +278,8 @@ fn the_movement_prompt_after_a_repeated_move_offers_both_ways() {
 }
 
 // The clan cards ("Total Number of Gnomes in the clan, Die roll needed to kill your Gnomes,
-// Number of reinforcements per turn"; White's +1, Blue's revive) and what each territory gives
-// are in every view, in words.
+// Number of reinforcements per turn", l.61-69; White's +1, Blue's revive, l.71) and what each
+// territory gives are in every view, in words.
 #[test]
 fn the_view_carries_the_text_of_every_clan_card_and_territory() {
     let state = started(

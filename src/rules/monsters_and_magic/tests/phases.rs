@@ -137,6 +137,47 @@ fn towers_give_mages_plus_two() {
     assert_eq!(declared_force(Structure::Tower, UnitKind::Monster), 0);
 }
 
+// "DECLARATION PHASE / If you occupy 5 or more spaces of the same structure type, verbally
+// declare that you control this structure type." (l.116-118) Ruling 8 (review gap 5): control
+// of a type is what the Declaration phase declares, so a 5th Mine taken later in the turn
+// counts from the next Declaration phase, and a declaration holds until then (here, to defend
+// in the other player's turn) even after the Mines are lost.
+#[test]
+fn a_declaration_holds_from_one_declaration_phase_to_the_next() {
+    let mut state = game(2);
+    // Seat 0 is in its Movement phase: five Mines now are not declared yet.
+    occupy(&mut state, 0, Structure::Mine, 5);
+    assert!(state.players[0].declared.is_empty());
+    next_round(&mut state);
+    assert_eq!(state.players[0].declared, vec![Structure::Mine]);
+    // Seat 0 loses every Mine; in seat 1's turn its Heroes still defend with the +1.
+    for p in Pos::all() {
+        if state.structure(p) == Some(Structure::Mine) {
+            state.space_mut(p).unwrap().garrison = None;
+        }
+    }
+    let spare = spare_cards(&state, 2, &[]);
+    finish_turn(&mut state, spare[0], spare[1]);
+    assert_eq!(state.current, 1);
+    assert_eq!(state.players[0].declared, vec![Structure::Mine]);
+    let defender = Side {
+        seat: 0,
+        unit: UnitKind::Hero,
+        figure: None,
+        role: Role::Defending,
+        at: Pos(3, 3),
+        vs: UnitKind::Army,
+    };
+    let mut undeclared = state.clone();
+    undeclared.players[0].declared.clear();
+    assert_eq!(force(&state, &defender), force(&undeclared, &defender) + 1);
+    // Seat 0's next Declaration phase no longer declares them.
+    let spare = spare_cards(&state, 2, &[]);
+    finish_turn(&mut state, spare[0], spare[1]);
+    assert_eq!(state.current, 0);
+    assert!(state.players[0].declared.is_empty());
+}
+
 // "ALLIES PHASE Draw 1 card from the Ally Deck and put it in your hand."
 #[test]
 fn the_allies_phase_draws_one_card() {
