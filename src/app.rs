@@ -190,10 +190,14 @@ impl Application {
         let live = crate::web::live::Live::start(database_url.to_owned());
         let deadlines =
             (settings.clock_poll_ms > 0).then(|| (services.clone(), settings.clock_poll_ms));
+        let streams = http::streams::StreamConfig {
+            heartbeat: std::time::Duration::from_secs(settings.stream_heartbeat_secs.max(1)),
+        };
         let server = server(
             listener,
             services,
             live,
+            streams,
             settings.body_limit,
             std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
         )?;
@@ -319,6 +323,7 @@ fn server(
     listener: TcpListener,
     services: Services,
     live: crate::web::live::Live,
+    streams: http::streams::StreamConfig,
     body_limit: usize,
     body_timeout: std::time::Duration,
 ) -> anyhow::Result<Server> {
@@ -351,6 +356,7 @@ fn server(
                 )
                 .app_data(data.clone())
                 .app_data(live.clone())
+                .app_data(web::Data::new(streams))
                 .app_data(http::json_config(body_limit))
                 .app_data(http::path_config())
                 .app_data(http::query_config())

@@ -39,6 +39,9 @@ pub struct Settings {
     /// Seconds a client has to send a request's head, and then its whole body
     /// (`TURNPOST_BODY_TIMEOUT_SECS`); a connection that takes longer is answered 408 and closed.
     pub body_timeout_secs: u64,
+    /// Seconds between the heartbeats (comment lines) of an idle event stream
+    /// (`TURNPOST_STREAM_HEARTBEAT_SECS`, at least 1).
+    pub stream_heartbeat_secs: u64,
     /// The service's public address, for links (`TURNPOST_PUBLIC_URL`).
     pub public_url: Option<String>,
     /// Run database migrations at start (`TURNPOST_MIGRATE`, default true).
@@ -141,6 +144,7 @@ impl fmt::Debug for Settings {
             .field("jwt_ttl_secs", &self.jwt_ttl_secs)
             .field("body_limit", &self.body_limit)
             .field("body_timeout_secs", &self.body_timeout_secs)
+            .field("stream_heartbeat_secs", &self.stream_heartbeat_secs)
             .field("public_url", &self.public_url)
             .field("migrate", &self.migrate)
             .field(
@@ -186,6 +190,7 @@ impl Default for Settings {
             jwt_ttl_secs: 7 * 24 * 3600,
             body_limit: 64 * 1024,
             body_timeout_secs: 20,
+            stream_heartbeat_secs: 15,
             public_url: None,
             migrate: true,
             mail: MailSettings::default(),
@@ -210,6 +215,7 @@ struct FileSettings {
     jwt_ttl_secs: Option<i64>,
     body_limit: Option<usize>,
     body_timeout_secs: Option<u64>,
+    stream_heartbeat_secs: Option<u64>,
     public_url: Option<String>,
     migrate: Option<bool>,
     smtp_url: Option<String>,
@@ -275,6 +281,9 @@ impl Settings {
         }
         if let Some(v) = f.body_timeout_secs {
             self.body_timeout_secs = v;
+        }
+        if let Some(v) = f.stream_heartbeat_secs {
+            self.stream_heartbeat_secs = v;
         }
         if f.public_url.is_some() {
             self.public_url = f.public_url;
@@ -368,6 +377,9 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_BODY_TIMEOUT_SECS") {
             self.body_timeout_secs = parse("TURNPOST_BODY_TIMEOUT_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_STREAM_HEARTBEAT_SECS") {
+            self.stream_heartbeat_secs = parse("TURNPOST_STREAM_HEARTBEAT_SECS", v)?;
         }
         if let Some(v) = var("TURNPOST_PUBLIC_URL") {
             self.public_url = Some(v);

@@ -72,7 +72,14 @@ pub struct EventsQuery {
     /// Page size, 1 to 1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
+    /// Long-poll: when there is no entry after `after` yet, wait up to this many seconds
+    /// (0 to 60, default 0) and answer as soon as one is committed (an empty page if none).
+    #[param(minimum = 0, maximum = 60)]
+    pub wait: Option<u64>,
 }
+
+/// The longest long-poll.
+pub const MAX_WAIT_SECS: u64 = 60;
 
 pub(crate) fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
     match limit {
@@ -360,13 +367,15 @@ pub(crate) fn idempotency_key(
     )))
 }
 
-/// The game's log, redacted for the caller.
+/// The game's log, redacted for the caller. With `wait`, an empty page is held back until an
+/// entry after `after` is committed (on any server process) or `wait` seconds pass.
 #[utoipa::path(
     tag = "games",
     operation_id = "listGameEvents",
     params(("id" = Uuid, Path, description = "Game id"), EventsQuery),
     responses(
         (status = 200, description = "A page of the log", body = EventPage),
+        (status = 400, description = "`malformed-request`: a parameter could not be read, `limit` is not between 1 and 1000, or `wait` is over 60", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -374,13 +383,44 @@ pub(crate) fn idempotency_key(
 #[get("/games/{id}/events")]
 pub async fn events(
     svc: web::Data<Services>,
+    live: web::Data<crate::web::live::Live>,
     user: AuthUser,
     id: web::Path<Uuid>,
     query: web::Query<EventsQuery>,
 ) -> Result<web::Json<EventPage>, ApiError> {
     let limit = clamp_limit(query.limit, 100, 1000)?;
     let after = query.after.unwrap_or(0);
-    Ok(web::Json(
-        games::events(&svc, user.id, id.into_inner(), after, limit).await?,
-    ))
+    let wait = query.wait.unwrap_or(0);
+    if wait > MAX_WAIT_SECS {
+        return Err(ApiError::bad_request(format!(
+            "wait must be between 0 and {MAX_WAIT_SECS} seconds"
+        )));
+    }
+    let id = id.into_inner();
+    // Listen before reading, so an entry committed after the read is heard of.
+    let mut rx = (wait > 0).then(|| live.subscribe());
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(wait);
+    loop {
+        let page = games::events(&svc, user.id, id, after, limit).await?;
+        let Some(rx) = rx.as_mut().filter(|_| page.entries.is_empty()) else {
+            return Ok(web::Json(page));
+        };
+        // Until an announcement of this game (or a lag: then look again), or the end. A
+        // second's look now and then covers an announcement lost with its process.
+        loop {
+            let until =
+                deadline.min(tokio::time::Instant::now() + std::time::Duration::from_secs(1));
+            match tokio::time::timeout_at(until, rx.recv()).await {
+                Ok(Ok(m)) if m.game == id => break,
+                Ok(Ok(_)) => {}
+                Ok(Err(_)) => break,
+                Err(_) => break,
+            }
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Ok(web::Json(
+                games::events(&svc, user.id, id, after, limit).await?,
+            ));
+        }
+    }
 }

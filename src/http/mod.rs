@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;
+pub mod streams;
 pub mod tokens;
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -54,6 +55,7 @@ where
                 .service(games::state)
                 .service(games::actions)
                 .service(games::events)
+                .service(streams::game_stream)
                 .service(messages::post)
                 .service(messages::list)
                 .service(seats::back)
@@ -66,6 +68,7 @@ where
                 .service(me::me)
                 .service(me::my_games)
                 .service(me::my_turns)
+                .service(streams::my_stream)
                 .service(mail::resend_verification)
                 .service(mail::verify_email)
                 .service(mail::preferences)

@@ -17,7 +17,12 @@ use super::routes;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Turnpost API", version = "1"),
-    components(schemas(problem::Problem)),
+    components(schemas(
+        problem::Problem,
+        crate::service::streams::TurnNotice,
+        crate::service::streams::GameOverNotice,
+        crate::service::streams::InvitationNotice,
+    )),
     modifiers(&BearerAuth),
     tags(
         (name = "auth", description = "Accounts and tokens"),

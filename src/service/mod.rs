@@ -14,6 +14,7 @@ pub mod mail_sizes;
 pub mod messages;
 pub mod seats;
 pub mod sessions;
+pub mod streams;
 pub mod submit;
 pub mod users;
 pub mod views;

@@ -360,3 +360,68 @@ pub async fn notify(conn: &mut Conn, game: Uuid, version: i64) -> QueryResult<()
         .await
         .map(|_| ())
 }
+
+/// What an account's event stream needs of one of its games (no state, no seed).
+#[derive(Debug, Clone, Queryable)]
+pub struct GameMark {
+    pub id: Uuid,
+    pub ruleset: String,
+    pub status: String,
+    pub version: i64,
+    pub to_act: Vec<i32>,
+    pub outcome: Option<serde_json::Value>,
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+    /// The account's seat in it.
+    pub seat: i32,
+}
+
+/// `user`'s games that are open or running, and those that ended after `ended_after`.
+pub async fn marks_of_user(
+    conn: &mut Conn,
+    user: Uuid,
+    ended_after: chrono::DateTime<chrono::Utc>,
+) -> QueryResult<Vec<GameMark>> {
+    games::table
+        .inner_join(seats::table)
+        .filter(seats::user_id.eq(user))
+        .filter(
+            games::status
+                .eq_any(["open", "active"])
+                .or(games::updated_at.gt(ended_after)),
+        )
+        .order((games::updated_at.asc(), games::id.asc()))
+        .select((
+            games::id,
+            games::ruleset,
+            games::status,
+            games::version,
+            games::to_act,
+            games::outcome,
+            games::updated_at,
+            seats::seat,
+        ))
+        .load(conn)
+        .await
+}
+
+/// A game's status, and whether `user` holds a seat in it; `None` for no such game.
+pub async fn seated(
+    conn: &mut Conn,
+    game: Uuid,
+    user: Uuid,
+) -> QueryResult<Option<(String, bool)>> {
+    use diesel::dsl::exists;
+    games::table
+        .find(game)
+        .select((
+            games::status,
+            exists(
+                seats::table
+                    .filter(seats::game_id.eq(game))
+                    .filter(seats::user_id.eq(user)),
+            ),
+        ))
+        .first(conn)
+        .await
+        .optional()
+}

@@ -45,3 +45,28 @@ pub async fn mark_accepted(conn: &mut Conn, id: Uuid, user: Uuid) -> QueryResult
         .await
         .map(|_| ())
 }
+
+/// Invitations not yet accepted to games still open, mailed to `email` (any letter case).
+pub async fn pending_for(conn: &mut Conn, email: &str) -> QueryResult<Vec<Invitation>> {
+    use super::schema::games;
+    use diesel::dsl::sql;
+    use diesel::sql_types::{Bool, Text};
+    invitations::table
+        .filter(invitations::accepted_by.is_null())
+        .filter(
+            invitations::game_id.eq_any(
+                games::table
+                    .filter(games::status.eq("open"))
+                    .select(games::id),
+            ),
+        )
+        .filter(
+            sql::<Bool>("lower(invitations.email) = lower(")
+                .bind::<Text, _>(email.to_owned())
+                .sql(")"),
+        )
+        .order((invitations::created_at.asc(), invitations::id.asc()))
+        .select(Invitation::as_select())
+        .load(conn)
+        .await
+}

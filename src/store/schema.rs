@@ -181,6 +181,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     seats,
     game_events,
     outbox,
+    invitations,
     idempotency_keys,
     mail_shown,
     inbound_mail,

@@ -200,6 +200,29 @@ impl ServeProcess {
         self.base = base;
     }
 
+    /// Another `turnpost serve` over the same database, as a second process of a scaled-out
+    /// deployment (its own port and data directory), with `env` on top of this one's.
+    pub async fn beside(&self, env: &[(&str, String)]) -> ServeProcess {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let mut all = self.env.clone();
+        all.extend(env.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        let (child, base) = Self::spawn(
+            &self.database_url,
+            data_dir.path(),
+            &all,
+            std::process::Stdio::null(),
+            std::process::Stdio::null(),
+        )
+        .await;
+        ServeProcess {
+            child,
+            base,
+            database_url: self.database_url.clone(),
+            env: all,
+            data_dir,
+        }
+    }
+
     /// SIGKILL: the process ends at once, in the middle of whatever it was doing.
     pub fn kill(&mut self) {
         let pid = libc::pid_t::try_from(self.child.id()).expect("pid");

@@ -25,6 +25,7 @@ mod secrets;
 mod sessions;
 mod shutdown;
 mod smtp;
+mod streams;
 mod talk;
 mod tokens;
 mod web;
