@@ -35,6 +35,9 @@ pub enum Target {
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.
+    /// Set-up: the next seat (in seat order) gets this colour (0 red, 1 blue, 2 green,
+    /// 3 yellow): "randomly chooses one player color" (l.34).
+    Colour(u8),
     /// Set-up: this sector (by its colour's seat) goes in the next slot.
     PlaceSector(u8),
     /// Set-up: the sector just placed is turned this many quarter turns clockwise.
@@ -96,7 +99,8 @@ impl Action {
     pub fn is_chance(&self) -> bool {
         matches!(
             self,
-            Action::PlaceSector(_)
+            Action::Colour(_)
+                | Action::PlaceSector(_)
                 | Action::TurnSector(_)
                 | Action::Draw(_)
                 | Action::Steal(_)
@@ -133,6 +137,10 @@ pub fn next(state: &State) -> Next<Action> {
 
 fn chance(state: &State) -> Option<Chance<Action>> {
     let outcomes: Vec<(Action, u32)> = match &state.phase {
+        Phase::Building { .. } if state.colours.len() < state.seats() => (0..4u8)
+            .filter(|c| !state.colours.contains(c))
+            .map(|c| (Action::Colour(c), 1))
+            .collect(),
         Phase::Building { sector: None, .. } => {
             let placed: Vec<u8> = state.board.slots.iter().filter_map(|s| s.sector).collect();
             (0..state.seats())

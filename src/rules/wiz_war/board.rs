@@ -98,7 +98,8 @@ impl Dir {
 pub enum EdgeKind {
     Open,
     Wall,
-    /// A door of this seat's colour.
+    /// A door of this seat's colour (its sector's seat; the design's own number is replaced
+    /// when the sector is placed).
     Door(Seat),
     /// An outer wall: indestructible and impassable.
     Outer,
@@ -479,7 +480,7 @@ impl Board {
         s.sector = Some(sector);
         s.turns = turns % 4;
         let origin = s.origin;
-        self.write_sector(origin, turns, design, None);
+        self.write_sector(origin, turns, design, None, usize::from(sector));
     }
 
     /// Writes a sector's lines: its outer ring from the rule (wall, exits mid-side) and its
@@ -490,6 +491,7 @@ impl Board {
         turns: u8,
         design: &Design,
         inner: Option<&[(Pos, Dir, Edge)]>,
+        owner: Seat,
     ) {
         for y in 0..SECTOR {
             for x in 0..SECTOR {
@@ -526,6 +528,10 @@ impl Board {
             }
             None => {
                 for &(p, d, kind) in &design.lines {
+                    let kind = match kind {
+                        EdgeKind::Door(_) => EdgeKind::Door(owner),
+                        other => other,
+                    };
                     let q = rotate_local(p, turns);
                     let g = Pos(origin.0 + q.0, origin.1 + q.1);
                     if let Some(e) = self.edge_mut(g, d.turned(turns)) {
@@ -639,7 +645,7 @@ impl Board {
             home: Pos(2, 2),
             treasures: Vec::new(),
         };
-        self.write_sector(o, 0, &design, Some(&inner));
+        self.write_sector(o, 0, &design, Some(&inner), 0);
         // Lines on the rim of the whole board are outer walls again.
         for p in self.squares() {
             for d in Dir::ALL {

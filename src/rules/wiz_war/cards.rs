@@ -195,7 +195,11 @@ impl School {
     pub fn complete(self) -> bool {
         matches!(
             self,
-            School::Cantrip | School::Alchemy | School::Elemental | School::Mentalism
+            School::Cantrip
+                | School::Alchemy
+                | School::Conjuring
+                | School::Elemental
+                | School::Mentalism
         )
     }
 
@@ -277,12 +281,25 @@ pub enum Effect {
     AstralProjection,
     Meditate,
     Shatter,
+    // Conjuring.
+    Ward,
+    FireDarts,
+    KaBong,
+    Swap,
+    BoobyTrap,
+    CreateDoor,
+    DustCloud,
+    Glue,
+    Rosebush,
+    Thornbush,
+    Tacks,
     /// Not implemented yet (Conjuring, Mutation and Thaumaturgy).
     Later,
 }
 
 /// One card. `power` is the card's number (damage, cracks to destroy, movement, …) as its text
-/// says; `energy` the value it gives when spent as energy (0: it cannot be).
+/// says; `energy` its printed energy value, given when it is spent as energy (0: it shows
+/// none and cannot be).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CardDef {
     pub key: &'static str,
@@ -292,12 +309,25 @@ pub struct CardDef {
     pub aim: Aim,
     pub traits: &'static [Trait],
     pub duration: Duration,
-    /// Whether the spell's energy changes what it does (so it may be boosted).
+    /// Whether the spell's energy changes what it does. Any spell may be boosted (l.297);
+    /// this only tells the presenters whether a boost is worth it.
     pub boost: bool,
     pub energy: u8,
     pub power: u8,
     pub effect: Effect,
     pub text: &'static str,
+}
+
+impl CardDef {
+    /// The same card showing the printed energy value `value` (l.290: "The energy value of
+    /// \"3\" at the bottom of the card"): it may be spent as that much energy instead of being
+    /// played for its effect.
+    pub const fn e(self, value: u8) -> CardDef {
+        CardDef {
+            energy: value,
+            ..self
+        }
+    }
 }
 
 use super::card_table::{ALCHEMY, CANTRIP, CONJURING, ELEMENTAL, MENTALISM, MUTATION, THAUMATURGY};

@@ -290,7 +290,7 @@ fn targets_in_sight(
             if def.aim == Aim::WizardOrWall {
                 // Objects whose card gives a crack limit can be attacked (Stone Block).
                 for o in &state.objects {
-                    if o.card.effect() == Effect::StoneBlock && o.at != origin {
+                    if effects::breakable(o.card) && o.at != origin {
                         if sight.sees_square(origin, o.at) {
                             out.push((Target::Object(o.id), false));
                         } else if bent(o.at) {
@@ -425,21 +425,41 @@ fn targets_in_sight(
     out
 }
 
-fn energy_cards(state: &State, seat: Seat) -> Vec<CardId> {
-    state.wizard(seat).map_or_else(Vec::new, |w| {
-        tally(&w.hand)
-            .into_iter()
-            .filter(|(c, _)| c.energy_value() > 0)
-            .map(|(c, _)| c)
-            .collect()
-    })
+/// The cards `seat` may spend as energy for the cast being built: every card in hand showing an
+/// energy value, less the card being cast and the Around the Corner a bent target spends
+/// (`extra` more cards set aside: the Add of a two-card boost). With copies: (card, count).
+fn energy_pool(state: &State, seat: Seat, extra: Option<CardId>) -> Vec<(CardId, usize)> {
+    let Some(w) = state.wizard(seat) else {
+        return Vec::new();
+    };
+    let mut hand = w.hand.clone();
+    if let Some(c) = &state.casting {
+        if c.how == How::Cast {
+            take(&mut hand, &c.card);
+        }
+        if c.bent
+            && let Some(corner) = CardId::by_key("around_the_corner")
+        {
+            take(&mut hand, &corner);
+        }
+    }
+    if let Some(x) = extra {
+        take(&mut hand, &x);
+    }
+    tally(&hand)
+        .into_iter()
+        .filter(|(c, _)| c.energy_value() > 0)
+        .map(|(c, n)| (c, usize::try_from(n).unwrap_or(0)))
+        .collect()
 }
 
-/// Whether the cast asks for energy: a spell that can be boosted always does, even from a hand
-/// without energy cards (then only "no boost" or "cancel"): committing it without asking would
-/// tell everyone that the hand holds none (docs/rules/wiz-war.md, "Casting").
+/// Whether the cast asks for energy: every spell does (l.297: "when a player casts a spell, he
+/// may also discard one energy card to fuel the spell"), even from a hand without energy
+/// cards (then only "no boost" or "cancel"): committing it without asking would tell everyone
+/// that the hand holds none (docs/rules/wiz-war.md, "Casting"). Thrown items and weapons are
+/// not spells.
 fn boostable(casting: &Casting) -> bool {
-    casting.how == How::Cast && casting.card.def().is_some_and(|d| d.boost)
+    casting.how == How::Cast
 }
 
 /// The steps of a cast in progress.
@@ -456,17 +476,17 @@ pub fn casting_actions(state: &State, seat: Seat) -> Vec<Action> {
             }
         }
     } else {
-        let cards = energy_cards(state, seat);
-        out.extend(cards.iter().map(|&c| Action::Boost(c)));
-        let hand = state
+        let cards = energy_pool(state, seat, None);
+        out.extend(cards.iter().map(|&(c, _)| Action::Boost(c)));
+        let add = CardId::by_key("add");
+        let holds_add = state
             .wizard(seat)
-            .map(|w| w.hand.clone())
-            .unwrap_or_default();
-        if hand.iter().any(|c| c.effect() == Effect::Add) {
-            for (i, &a) in cards.iter().enumerate() {
-                for &b in cards.iter().skip(i) {
-                    let two = a != b || hand.iter().filter(|&&c| c == a).count() >= 2;
-                    if two {
+            .is_some_and(|w| add.is_some_and(|a| w.hand.contains(&a)));
+        if let (true, Some(add)) = (holds_add, add) {
+            let pool = energy_pool(state, seat, Some(add));
+            for (i, &(a, n)) in pool.iter().enumerate() {
+                for &(b, _) in pool.iter().skip(i) {
+                    if a != b || n >= 2 {
                         out.push(Action::BoostAdd(a, b));
                     }
                 }
@@ -713,7 +733,9 @@ pub fn counters(state: &State, seat: Seat, p: &Pending) -> Vec<CardId> {
             Effect::Shield => {
                 kind == Some(Kind::Attack) && aimed_at(p.target, seat) && p.energy <= c.power()
             }
-            Effect::AbsorbSpell => kind != Some(Kind::Counter) && aimed_at(p.target, seat),
+            Effect::AbsorbSpell | Effect::Ward => {
+                kind != Some(Kind::Counter) && aimed_at(p.target, seat)
+            }
             _ => false,
         })
         .collect()

@@ -34,6 +34,19 @@ pub fn resolve(state: &mut State, p: &Pending) {
                 }
             }
         }
+        (Effect::FireDarts, Target::Wizard(v)) => hurt(state, v, e + power, Some(by), true),
+        (Effect::KaBong, Target::Wizard(v)) => {
+            hurt(state, v, e + power, Some(by), false);
+            if let Some(w) = state.wizards.get_mut(v).filter(|w| w.alive()) {
+                w.stun = w.stun.saturating_add(1);
+            }
+        }
+        (Effect::Swap, Target::Wizard(v)) => {
+            if let (Some(a), Some(b)) = (state.pos(by), state.pos(v)) {
+                set_pos(state, by, b);
+                set_pos(state, v, a);
+            }
+        }
         (Effect::MentalForce, Target::Wizard(v)) => hurt(state, v, e + power, Some(by), false),
         (Effect::Powerthrust, Target::Wizard(v)) => hurt(state, v, power * e, Some(by), false),
         (Effect::BrainBurn, Target::Wizard(v)) => {
@@ -136,7 +149,10 @@ pub fn resolve(state: &mut State, p: &Pending) {
                 w.life = (w.life + 1).min(MAX_LIFE);
             }
         }
-        (Effect::CreateWall | Effect::WallOfEarth | Effect::WallOfFire, Target::Side(q, d)) => {
+        (
+            Effect::CreateWall | Effect::WallOfEarth | Effect::WallOfFire | Effect::CreateDoor,
+            Target::Side(q, d),
+        ) => {
             let id = state.new_id();
             if let Some(edge) = state.board.edge_mut(q, d) {
                 edge.created = Some(Created {
@@ -148,7 +164,16 @@ pub fn resolve(state: &mut State, p: &Pending) {
             keep(state, p, id);
             in_play = true;
         }
-        (Effect::Fog | Effect::StoneBlock | Effect::StoneSpikes, Target::Square(q)) => {
+        (
+            Effect::Fog
+            | Effect::StoneBlock
+            | Effect::StoneSpikes
+            | Effect::BoobyTrap
+            | Effect::DustCloud
+            | Effect::Rosebush
+            | Effect::Thornbush,
+            Target::Square(q),
+        ) => {
             let id = state.new_id();
             let oid = state.new_id();
             state.objects.push(Object {
@@ -165,6 +190,7 @@ pub fn resolve(state: &mut State, p: &Pending) {
             Effect::AcidBath
             | Effect::FireClock
             | Effect::PainLink
+            | Effect::Glue
             | Effect::MistBody
             | Effect::Homonculus
             | Effect::FoolsGold,
@@ -244,12 +270,22 @@ fn strike(state: &mut State, by: Seat, t: Target, amount: i16, fire: bool) {
     }
 }
 
+/// Whether an object can be attacked and cracked: "created objects and dropped objects can be
+/// attacked if specified on their Magic card" (l.397). Stone Block, Rosebush and Thornbush
+/// say so (their number is the crack limit).
+pub fn breakable(card: CardId) -> bool {
+    matches!(
+        card.effect(),
+        Effect::StoneBlock | Effect::Rosebush | Effect::Thornbush
+    )
+}
+
 /// Cracks on an object with a crack limit (its card's number); at the limit it is destroyed.
 pub fn damage_object(state: &mut State, id: u32, damage: i16) {
     let Some(o) = state.objects.iter_mut().find(|o| o.id == id) else {
         return;
     };
-    if o.card.effect() != Effect::StoneBlock {
+    if !breakable(o.card) {
         return;
     }
     o.cracks = o.cracks.saturating_add(cracks(damage));
@@ -266,7 +302,7 @@ pub fn damage_line(state: &mut State, q: Pos, d: Dir, damage: i16) {
         return;
     };
     if let Some(c) = edge.created.as_mut() {
-        if c.card.effect() == Effect::CreateWall {
+        if matches!(c.card.effect(), Effect::CreateWall | Effect::CreateDoor) {
             c.cracks = c.cracks.saturating_add(n);
             if c.cracks >= c.card.power() {
                 let spell = c.spell;

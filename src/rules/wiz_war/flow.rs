@@ -10,6 +10,11 @@ use crate::rules::{RuleError, Seat};
 
 pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
     match (action.clone(), state.phase.clone()) {
+        (Action::Colour(c), Phase::Building { .. })
+            if state.colours.len() < state.seats() && c < 4 && !state.colours.contains(&c) =>
+        {
+            state.colours.push(c);
+        }
         (Action::PlaceSector(sector), Phase::Building { slot, sector: None }) => {
             state.phase = Phase::Building {
                 slot,
@@ -24,8 +29,11 @@ pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError>
             },
         ) => {
             let designs = designs().map_err(RuleError::illegal)?;
+            // The sector of the seat `sector`, in its colour, on the side the table chose.
+            let index = usize::from(state.options.board_side.first_design())
+                + usize::from(state.colour_of(usize::from(sector)));
             let design = designs
-                .get(usize::from(sector))
+                .get(index)
                 .ok_or_else(|| RuleError::illegal("no such sector"))?;
             state.board.place(slot, sector, turns, design);
             let origin = state
@@ -425,7 +433,7 @@ pub fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
     };
     let stunned_attacked = state.turn.stunned && state.turn.attacked;
     let mp = state.turn.movement;
-    if mp > 0 && !stunned_attacked {
+    if mp > 0 && !stunned_attacked && !state.glued(seat) {
         for d in Dir::ALL {
             if let Some((q, _)) = state.board.across(at, d)
                 && state.may_cross(seat, at, d)
@@ -499,6 +507,38 @@ pub fn leaded(state: &State, treasure: usize) -> bool {
         .any(|s| s.card.effect() == Effect::FoolsGold && s.target == Target::Treasure(treasure))
 }
 
+/// The wizard `seat` moved into `q` by its own move: Conjuring's creations and dropped tacks
+/// there hurt it. A Booby Trap (not its caster's) springs: 4 damage and its spell ends; a
+/// Thornbush hurts any wizard but its caster; tacks hurt every wizard. None is an attack, so a
+/// death here scores nobody (l.488).
+fn entered(state: &mut State, seat: Seat, q: Pos) {
+    let hits: Vec<(Effect, u8, Option<u32>)> = state
+        .objects
+        .iter()
+        .filter(|o| o.at == q)
+        .filter(|o| match o.card.effect() {
+            Effect::BoobyTrap | Effect::Thornbush => {
+                o.spell.and_then(|id| state.caster_of(id)) != Some(seat)
+            }
+            Effect::Tacks => o.spell.is_none(),
+            _ => false,
+        })
+        .map(|o| (o.card.effect(), o.card.power(), o.spell))
+        .collect();
+    for (effect, power, spell) in hits {
+        if !state.alive(seat) {
+            break;
+        }
+        if effect == Effect::BoobyTrap {
+            state.note(format!("Seat {seat} sprang a Booby Trap."));
+            if let Some(id) = spell {
+                end_spell(state, id);
+            }
+        }
+        hurt(state, seat, i16::from(power), None, false);
+    }
+}
+
 pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
     match *action {
         Action::Move(d) => {
@@ -548,6 +588,7 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                     hurt(state, seat, i16::from(power), None, false);
                 }
             }
+            entered(state, seat, q);
         }
         Action::PickUp(id) => {
             let i = state

@@ -59,6 +59,28 @@ pub struct Options {
     /// winning. The rulebook has no limit: "Players continue taking turns around the table
     /// until one player wins the game" (l.69), so the default is none.
     pub round_limit: Option<u32>,
+    /// The side of the sector boards played: "either new (side A) or classic (side B)" (l.36).
+    pub board_side: BoardSide,
+}
+
+/// The side of the sector boards (l.36): `"a"` (new) or `"b"` (classic). Each side has its
+/// own four designs in `data/sectors.txt` (sectors 0–3 and 4–7, in colour order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardSide {
+    #[default]
+    A,
+    B,
+}
+
+impl BoardSide {
+    /// The design number of this side's red sector.
+    pub fn first_design(self) -> u8 {
+        match self {
+            BoardSide::A => 0,
+            BoardSide::B => 4,
+        }
+    }
 }
 
 impl Default for Options {
@@ -67,6 +89,7 @@ impl Default for Options {
             schools: vec![School::Alchemy, School::Elemental, School::Mentalism],
             ask_every_affected_wizard: true,
             round_limit: None,
+            board_side: BoardSide::A,
         }
     }
 }
@@ -74,6 +97,16 @@ impl Default for Options {
 /// The round limit of the conformance suite's and the benchmarks' option sets: random play
 /// rarely scores 2 points, so without a limit a random game need not end.
 pub const CONFORMANCE_ROUND_LIMIT: u32 = 30;
+
+/// An option set of the conformance suite: these schools, windows asking every wizard, the
+/// suite's round limit.
+fn conformance_schools(schools: [School; 3]) -> Options {
+    Options {
+        schools: schools.to_vec(),
+        round_limit: Some(CONFORMANCE_ROUND_LIMIT),
+        ..Options::default()
+    }
+}
 
 impl Options {
     fn check(&self) -> Result<(), SetupError> {
@@ -90,7 +123,8 @@ impl Options {
             .find(|s| !s.complete() || **s == School::Cantrip)
         {
             return Err(SetupError(format!(
-                "the school {s:?} is not available yet (available: alchemy, elemental, mentalism)"
+                "the school {s:?} is not available yet (available: alchemy, conjuring, \
+                 elemental, mentalism)"
             )));
         }
         if self.round_limit.is_some_and(|r| !(1..=1000).contains(&r)) {
@@ -116,7 +150,7 @@ impl Ruleset for WizWar {
                 name: "schools",
                 description: "The three schools of magic shuffled into the deck with White \
                     Cantrip (default: the rulebook's first-game set). Available now: alchemy, \
-                    elemental, mentalism; conjuring, mutation and thaumaturgy come later.",
+                    conjuring, elemental, mentalism; mutation and thaumaturgy come later.",
                 default: serde_json::json!(["alchemy", "elemental", "mentalism"]),
             },
             OptionDoc {
@@ -135,6 +169,12 @@ impl Ruleset for WizWar {
                     rulebook (play until someone wins).",
                 default: serde_json::Value::Null,
             },
+            OptionDoc {
+                name: "board_side",
+                description: "The side of the sector boards all players play on: \"a\" (new) \
+                    or \"b\" (classic), each with its own four sector designs.",
+                default: serde_json::json!("a"),
+            },
         ]
     }
 
@@ -149,8 +189,13 @@ impl Ruleset for WizWar {
             Options {
                 ask_every_affected_wizard: false,
                 round_limit: Some(CONFORMANCE_ROUND_LIMIT),
+                board_side: BoardSide::B,
                 ..Options::default()
             },
+            // Every other combination of the schools available (each with Conjuring).
+            conformance_schools([School::Alchemy, School::Conjuring, School::Elemental]),
+            conformance_schools([School::Alchemy, School::Conjuring, School::Mentalism]),
+            conformance_schools([School::Conjuring, School::Elemental, School::Mentalism]),
         ]
     }
 
@@ -280,6 +325,7 @@ impl State {
             stack: Vec::new(),
             needs: Vec::new(),
             events: Vec::new(),
+            colours: Vec::new(),
         })
     }
 }

@@ -91,6 +91,9 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
                     .join(" and ")
             ),
         },
+        Phase::Building { .. } if state.colours.len() < state.seats() => {
+            "drawing the players' colours".to_owned()
+        }
         Phase::Building { slot, .. } => format!(
             "building the board (sector {} of {})",
             slot + 1,

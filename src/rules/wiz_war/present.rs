@@ -18,7 +18,7 @@ mod turn;
 
 use super::actions::Target;
 use super::board::{Dir, Pos};
-use super::state::{POINTS_TO_WIN, Phase, State, colour, tally};
+use super::state::{POINTS_TO_WIN, Phase, State, tally};
 use crate::rules::present::{Section, seat_name, with_names, you};
 use crate::rules::{Presented, Seat, Viewer};
 use cards::{counted, hand, items, piles, spells};
@@ -123,8 +123,8 @@ fn players(state: &State, viewer: Viewer, names: &[String]) -> Section {
         let mark = marks.get(seat).copied().unwrap_or('?');
         let mut parts = Vec::new();
         match w.at {
-            Some(p) => parts.push(format!("{} wizard {mark} at {}", colour(seat), sq(p))),
-            None => parts.push(format!("{} wizard, dead", colour(seat))),
+            Some(p) => parts.push(format!("{} wizard {mark} at {}", state.colour(seat), sq(p))),
+            None => parts.push(format!("{} wizard, dead", state.colour(seat))),
         }
         if w.at.is_some() {
             parts.push(format!("life {}", w.life));
@@ -178,7 +178,7 @@ fn players(state: &State, viewer: Viewer, names: &[String]) -> Section {
             parts.push(format!(
                 "carries {}'s {} treasure",
                 seat_name(names, t.owner),
-                colour(t.owner)
+                state.colour(t.owner)
             ));
         }
         if let Some(form) = w.form.and_then(|f| super::cards::FORMS.get(usize::from(f))) {
@@ -232,7 +232,7 @@ fn target_words(state: &State, names: &[String], viewer: Viewer, t: &Target) -> 
                 format!(
                     "{}'s {} treasure{at}",
                     seat_name(names, tr.owner),
-                    colour(tr.owner)
+                    state.colour(tr.owner)
                 )
             }
             None => format!("treasure #{i}"),

@@ -27,8 +27,9 @@ pub const POINTS_TO_WIN: u32 = 2;
 /// The colour names of the seats (and of their sectors, doors and treasures).
 pub const COLOURS: [&str; 4] = ["red", "blue", "green", "yellow"];
 
-pub fn colour(seat: Seat) -> &'static str {
-    COLOURS.get(seat).copied().unwrap_or("grey")
+/// A colour's name by its number (0 red … 3 yellow).
+pub fn colour_name(colour: u8) -> &'static str {
+    COLOURS.get(usize::from(colour)).copied().unwrap_or("grey")
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -222,6 +223,10 @@ pub struct State {
     pub needs: Vec<Need>,
     /// What happened last, public sentences for the view.
     pub events: Vec<String>,
+    /// Each seat's colour (0 red … 3 yellow), drawn at random in set-up (l.34); its sector,
+    /// doors and treasures are that colour. Seat order until drawn.
+    #[serde(default)]
+    pub colours: Vec<u8>,
 }
 
 /// Removes one `item` from a sorted multiset; whether it was there.
@@ -349,11 +354,24 @@ impl State {
             .collect()
     }
 
-    /// Whether an object filling the square blocks movement into it (Fog does not).
+    /// Whether an object blocks movement into its square: a Stone Block, a Rosebush (Fog and
+    /// Dust Cloud do not).
     pub fn blocks_entry(&self, p: Pos) -> bool {
         self.objects
             .iter()
-            .any(|o| o.at == p && o.card.effect() == Effect::StoneBlock)
+            .any(|o| o.at == p && matches!(o.card.effect(), Effect::StoneBlock | Effect::Rosebush))
+    }
+
+    /// Whether a Glue spell holds the wizard `seat` (it cannot move square to square).
+    pub fn glued(&self, seat: Seat) -> bool {
+        self.spells
+            .iter()
+            .any(|s| s.card.effect() == Effect::Glue && s.target == Target::Wizard(seat))
+    }
+
+    /// The caster of the spell in play `id`.
+    pub fn caster_of(&self, id: u32) -> Option<Seat> {
+        self.spells.iter().find(|s| s.id == id).map(|s| s.caster)
     }
 
     /// Whether `p` is empty: no wizard, object or treasure.
@@ -390,7 +408,12 @@ impl State {
         };
         let mist = self.maintains(seat, Effect::MistBody);
         if let Some(c) = e.created {
-            return c.card.effect() == Effect::WallOfFire || mist;
+            return match c.card.effect() {
+                Effect::WallOfFire => true,
+                // A created door passes its caster, whose colour it is (Create Door).
+                Effect::CreateDoor => mist || self.caster_of(c.spell) == Some(seat),
+                _ => mist,
+            };
         }
         if e.destroyed {
             return true;
@@ -447,5 +470,21 @@ impl State {
         if self.events.len() > 8 {
             self.events.remove(0);
         }
+    }
+}
+
+impl State {
+    /// The number of `seat`'s colour (0 red … 3 yellow): drawn in set-up, its seat number
+    /// until then.
+    pub fn colour_of(&self, seat: Seat) -> u8 {
+        self.colours
+            .get(seat)
+            .copied()
+            .unwrap_or_else(|| u8::try_from(seat).unwrap_or(u8::MAX))
+    }
+
+    /// The name of `seat`'s colour ("red", …): its wizard, sector, doors and treasures.
+    pub fn colour(&self, seat: Seat) -> &'static str {
+        colour_name(self.colour_of(seat))
     }
 }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::actions::{Action, Target, actor};
 use super::board::{Dir, EdgeKind};
 use super::cards::CardId;
-use super::state::{Need, Phase, State, colour};
+use super::state::{Need, Phase, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
 pub fn view(state: &State, viewer: Viewer) -> Value {
@@ -35,7 +35,7 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
         "wizards": (0..state.seats()).map(|s| wizard_view(state, s, viewer)).collect::<Vec<_>>(),
         "treasures": state.treasures.iter().enumerate().map(|(i, t)| json!({
             "index": i,
-            "colour": colour(t.owner),
+            "colour": state.colour(t.owner),
             "owner": t.owner,
             "at": t.at,
             "carried_by": state.carrier(i),
@@ -91,7 +91,7 @@ fn wizard_view(state: &State, seat: Seat, viewer: Viewer) -> Value {
     };
     json!({
         "seat": seat,
-        "colour": colour(seat),
+        "colour": state.colour(seat),
         "home": state.board.home(seat),
         "at": w.at,
         "alive": w.alive(),
@@ -133,7 +133,7 @@ fn board_view(state: &State) -> Value {
             };
             line.insert("kind".into(), json!(kind));
             if let EdgeKind::Door(s) = e.kind {
-                line.insert("colour".into(), json!(colour(s)));
+                line.insert("colour".into(), json!(state.colour(s)));
             }
             if e.cracks > 0 {
                 line.insert("cracks".into(), json!(e.cracks));
@@ -155,7 +155,7 @@ fn board_view(state: &State) -> Value {
         "height": b.height,
         "sectors": b.slots.iter().map(|s| json!({
             "origin": s.origin,
-            "colour": s.sector.map(|c| colour(usize::from(c))),
+            "colour": s.sector.map(|c| state.colour(usize::from(c))),
             "quarter_turns": s.turns,
         })).collect::<Vec<_>>(),
         "lines": lines,
@@ -223,6 +223,9 @@ fn prompt(state: &State) -> String {
         };
     }
     match state.phase {
+        Phase::Building { .. } if state.colours.len() < state.seats() => {
+            format!("Drawing colours: seat {}", state.colours.len())
+        }
         Phase::Building { slot, .. } => format!("Building the labyrinth: sector slot {slot}"),
         Phase::Dealing => "Dealing".to_owned(),
         Phase::FirstPlayer => "Choosing the first player".to_owned(),
@@ -281,9 +284,14 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
     let full = visibility(state, actor_, action).allows(viewer);
     let n = |c: &CardId| c.name();
     match action {
+        Action::Colour(c) => format!(
+            "Seat {} is {}",
+            state.colours.len(),
+            super::state::colour_name(*c)
+        ),
         Action::PlaceSector(s) => format!(
             "The {} sector goes in slot {}",
-            colour(usize::from(*s)),
+            state.colour(usize::from(*s)),
             match state.phase {
                 Phase::Building { slot, .. } => slot,
                 _ => 0,

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use super::super::board::{Pos, SECTOR};
 use super::super::cards::{CardId, Effect, Trait};
 use super::super::flow::leaded;
-use super::super::state::{State, colour};
+use super::super::state::State;
 use super::{CELL, GOLD, INK, LEFT, TOP, corner, walls};
 use crate::rules::picture::{escape, seat_colour};
 use crate::rules::present::seat_name;
@@ -77,7 +77,7 @@ pub(super) fn draw(
     }
     for seat in 0..state.seats() {
         if let Some(home) = board.home(seat) {
-            home_base(out, home, seat);
+            home_base(out, home, seat, state.colour_of(seat));
         }
     }
     for o in state.objects.iter().filter(|o| o.fills_square()) {
@@ -129,10 +129,10 @@ pub(super) fn draw(
 }
 
 /// A home base: a rune circle in its seat's colour.
-fn home_base(out: &mut String, p: Pos, seat: Seat) {
+fn home_base(out: &mut String, p: Pos, seat: Seat, colour: u8) {
     let (x, y) = corner(p);
     let (cx, cy) = (x + CELL / 2, y + CELL / 2);
-    let c = seat_colour(seat);
+    let c = seat_colour(usize::from(colour));
     let _ = write!(
         out,
         "<g data-home=\"{seat}\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"21\" fill=\"{c}\" \
@@ -142,12 +142,12 @@ fn home_base(out: &mut String, p: Pos, seat: Seat) {
     );
 }
 
-/// An object that fills its square: a stone block, fog.
+/// An object that fills its square: a stone block, fog or a dust cloud.
 fn filling(out: &mut String, card: CardId, p: Pos) {
     let (x, y) = corner(p);
     let name = escape(&card.name());
     match card.effect() {
-        Effect::Fog => {
+        Effect::Fog | Effect::DustCloud => {
             let _ = write!(
                 out,
                 "<g data-object=\"{p}\"><title>{name}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" \
@@ -294,12 +294,12 @@ fn treasures(out: &mut String, state: &State, names: &[String]) {
         let fill = if lead {
             "#7d7f82"
         } else {
-            seat_colour(t.owner)
+            seat_colour(usize::from(state.colour_of(t.owner)))
         };
         let title = format!(
             "{}'s {} treasure{}",
             seat_name(names, t.owner),
-            colour(t.owner),
+            state.colour(t.owner),
             if lead { " (lead: Fool's Gold)" } else { "" }
         );
         let _ = write!(out, "<g data-treasure=\"{i}\">");
@@ -368,7 +368,7 @@ fn wizard(
     (cx, cy, r): (i32, i32, i32),
 ) {
     let Some(w) = state.wizard(seat) else { return };
-    let c = seat_colour(seat);
+    let c = seat_colour(usize::from(state.colour_of(seat)));
     let mark = marks.get(seat).copied().unwrap_or('?');
     let mut title = format!(
         "{} ({}{}), life {}",
@@ -378,11 +378,14 @@ fn wizard(
         } else {
             ""
         },
-        colour(seat),
+        state.colour(seat),
         w.life
     );
     if let Some(t) = w.treasure.and_then(|i| state.treasures.get(i)) {
-        title.push_str(&format!(", carrying the {} treasure", colour(t.owner)));
+        title.push_str(&format!(
+            ", carrying the {} treasure",
+            state.colour(t.owner)
+        ));
     }
     let _ = write!(
         out,
@@ -416,7 +419,7 @@ fn wizard(
             cx + r - 2,
             cy - r + 2,
             5,
-            seat_colour(t.owner),
+            seat_colour(usize::from(state.colour_of(t.owner))),
             "treasure carried",
         );
     }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::super::board::EdgeKind;
 use super::super::cards::Effect;
-use super::super::state::{POINTS_TO_WIN, State, colour, tally};
+use super::super::state::{POINTS_TO_WIN, State, tally};
 use super::labyrinth::badge_letters;
 use super::{GOLD, INK, LEGEND_WIDTH, TOP, clip, playing, status};
 use crate::rules::picture::{escape, seat_colour};
@@ -149,7 +149,7 @@ fn player(
         return y;
     };
     let (cx, cy) = (x0 + 26, y + 17);
-    let c = seat_colour(seat);
+    let c = seat_colour(usize::from(state.colour_of(seat)));
     let active = state.turn.seat == seat && playing(state);
     let _ = write!(out, "<g data-player=\"{seat}\">");
     if active {
@@ -184,7 +184,7 @@ fn player(
          <tspan font-weight=\"normal\" fill=\"#7a6248\">{you} {}</tspan></text>",
         y + 13,
         escape(&clip(&seat_name(names, seat), 16)),
-        colour(seat)
+        state.colour(seat)
     );
     let points = state.points(seat);
     let cards = match w.hand.len() {
@@ -226,7 +226,7 @@ fn player(
         extra.push(format!(
             "Carries {}'s {} treasure",
             seat_name(names, t.owner),
-            colour(t.owner)
+            state.colour(t.owner)
         ));
     }
     if w.stun > 0 {
@@ -361,11 +361,11 @@ fn key(out: &mut String, state: &State, x0: i32, y: i32) -> i32 {
             "stone block: fills the square",
         ),
         (
-            has(Effect::Fog),
+            has(Effect::Fog) || has(Effect::DustCloud),
             "<rect x=\"-12\" y=\"-9\" width=\"24\" height=\"18\" rx=\"6\" fill=\"#e3e8ee\" \
              stroke=\"#9aa6b2\"/>"
                 .to_owned(),
-            "fog: blocks sight",
+            "fog or dust cloud: blocks sight",
         ),
         (
             has(Effect::StoneSpikes),

@@ -8,9 +8,8 @@ use std::fmt::Write as _;
 
 use super::super::board::{Dir, Edge, EdgeKind, Pos};
 use super::super::cards::Effect;
-use super::super::state::{State, colour};
+use super::super::state::State;
 use super::{CELL, GOLD, INK, corner};
-use crate::rules::Seat;
 use crate::rules::picture::{escape, seat_colour};
 
 /// The two ends of side `d` of `p`.
@@ -51,6 +50,20 @@ pub(super) fn lines(out: &mut String, state: &State) {
             let (x1, y1, x2, y2) = ends(p, d);
             let seg = format!("M{x1} {y1}L{x2} {y2}");
             if let Some(c) = e.created {
+                // A created door: a door panel of its caster's colour (Create Door).
+                if c.card.effect() == Effect::CreateDoor
+                    && let Some(caster) = state.caster_of(c.spell)
+                {
+                    door(
+                        &mut rest,
+                        &id,
+                        state.colour_of(caster),
+                        false,
+                        (x1, y1, x2, y2),
+                    );
+                    crack(&mut rest, e, c.cracks, (x1, y1, x2, y2));
+                    continue;
+                }
                 let (kind, wide, narrow, dash) = match c.card.effect() {
                     Effect::WallOfFire => ("fire", "#d9480f", "#ffd43b", "5 4"),
                     Effect::WallOfEarth => ("created", "#7a5230", "#b0875a", "3 5"),
@@ -92,7 +105,13 @@ pub(super) fn lines(out: &mut String, state: &State) {
                 }
                 EdgeKind::Door(seat) => {
                     let picked = state.turn.picked.contains(&b.canonical(p, d));
-                    door(&mut rest, &id, seat, picked, (x1, y1, x2, y2));
+                    door(
+                        &mut rest,
+                        &id,
+                        state.colour_of(seat),
+                        picked,
+                        (x1, y1, x2, y2),
+                    );
                     crack(&mut rest, e, e.cracks, (x1, y1, x2, y2));
                 }
             }
@@ -110,12 +129,12 @@ pub(super) fn lines(out: &mut String, state: &State) {
 fn door(
     out: &mut String,
     id: &str,
-    seat: Seat,
+    colour: u8,
     open: bool,
     (x1, y1, x2, y2): (i32, i32, i32, i32),
 ) {
     let stub = CELL / 5;
-    let c = seat_colour(seat);
+    let c = seat_colour(usize::from(colour));
     let horizontal = y1 == y2;
     let (sx, sy) = if horizontal { (stub, 0) } else { (0, stub) };
     let _ = write!(
@@ -123,7 +142,7 @@ fn door(
         "<g data-line=\"{id}\" data-kind=\"door\" data-open=\"{open}\"><title>{} door{}</title>\
          <path d=\"M{x1} {y1}l{sx} {sy}M{x2} {y2}l{} {}\" stroke=\"{INK}\" stroke-width=\"6\" \
          stroke-linecap=\"square\"/>",
-        colour(seat),
+        super::super::state::colour_name(colour),
         if open { ", unlocked this turn" } else { "" },
         -sx,
         -sy

@@ -7,7 +7,7 @@
 use super::super::board::{Dir, Edge, EdgeKind, Pos, SECTOR};
 use super::super::cards::Effect;
 use super::super::flow::leaded;
-use super::super::state::{COLOURS, State, colour};
+use super::super::state::{COLOURS, State};
 use super::{column, line_words, sq};
 use crate::rules::Viewer;
 use crate::rules::present::{Section, seat_name};
@@ -45,20 +45,29 @@ pub(super) fn sector_words(state: &State, names: &[String], slot: usize) -> Stri
     match s.sector {
         Some(c) => {
             let c = usize::from(c);
-            format!("{}'s {} sector ({span})", seat_name(names, c), colour(c))
+            format!(
+                "{}'s {} sector ({span})",
+                seat_name(names, c),
+                state.colour(c)
+            )
         }
         None => format!("the empty sector slot ({span})"),
     }
 }
 
 /// What a border line shows: ' ' open, '|' wall, a door's colour letter, '#', '~'.
-fn glyph(e: Option<&Edge>) -> char {
+fn glyph(state: &State, e: Option<&Edge>) -> char {
     let Some(e) = e else { return ' ' };
     if let Some(c) = e.created {
-        return if c.card.effect() == Effect::WallOfFire {
-            '~'
-        } else {
-            '#'
+        return match c.card.effect() {
+            Effect::WallOfFire => '~',
+            // A created door shows its caster's colour letter, like a door of the board.
+            Effect::CreateDoor => state
+                .caster_of(c.spell)
+                .and_then(|s| COLOURS.get(usize::from(state.colour_of(s))))
+                .and_then(|c| c.chars().next())
+                .unwrap_or('d'),
+            _ => '#',
         };
     }
     if e.destroyed {
@@ -67,7 +76,10 @@ fn glyph(e: Option<&Edge>) -> char {
     match e.kind {
         EdgeKind::Open => ' ',
         EdgeKind::Wall | EdgeKind::Outer => '|',
-        EdgeKind::Door(s) => COLOURS.get(s).and_then(|c| c.chars().next()).unwrap_or('d'),
+        EdgeKind::Door(s) => COLOURS
+            .get(usize::from(state.colour_of(s)))
+            .and_then(|c| c.chars().next())
+            .unwrap_or('d'),
     }
 }
 
@@ -76,9 +88,9 @@ fn north_line(state: &State, x: i8, y: i8) -> char {
     let b = &state.board;
     let (below, above) = (Pos(x, y), Pos(x, y - 1));
     if b.exists(below) {
-        glyph(b.edge(below, Dir::North))
+        glyph(state, b.edge(below, Dir::North))
     } else if b.exists(above) {
-        glyph(b.edge(above, Dir::South))
+        glyph(state, b.edge(above, Dir::South))
     } else {
         ' '
     }
@@ -89,9 +101,9 @@ fn west_line(state: &State, x: i8, y: i8) -> char {
     let b = &state.board;
     let (right, left) = (Pos(x, y), Pos(x - 1, y));
     if b.exists(right) {
-        glyph(b.edge(right, Dir::West))
+        glyph(state, b.edge(right, Dir::West))
     } else if b.exists(left) {
-        glyph(b.edge(left, Dir::East))
+        glyph(state, b.edge(left, Dir::East))
     } else {
         ' '
     }
@@ -102,7 +114,24 @@ fn object_mark(effect: Effect) -> char {
         Effect::StoneBlock => '#',
         Effect::Fog => '%',
         Effect::StoneSpikes => '^',
+        Effect::DustCloud => '%',
+        Effect::Rosebush => '@',
+        Effect::Thornbush => '"',
+        Effect::BoobyTrap => '!',
+        Effect::Tacks => ':',
         _ => '&',
+    }
+}
+
+/// What a Conjuring object does, in words, for the list of objects.
+fn object_words(effect: Effect) -> Option<&'static str> {
+    match effect {
+        Effect::DustCloud => Some("blocks line of sight through its square"),
+        Effect::Rosebush => Some("nobody may move into its square"),
+        Effect::Thornbush => Some("2 damage to any other wizard who moves in"),
+        Effect::BoobyTrap => Some("springs on the next other wizard who moves in: 4 damage"),
+        Effect::Tacks => Some("1 damage to any wizard who moves in"),
+        _ => None,
     }
 }
 
@@ -245,20 +274,22 @@ pub(super) fn key(state: &State, viewer: Viewer, names: &[String]) -> Section {
             };
             let name = seat_name(names, s);
             match state.pos(s) {
-                Some(p) => format!("{mark} = {name} ({you}{}) at {}", colour(s), sq(p)),
-                None => format!("{name} ({you}{}) is dead", colour(s)),
+                Some(p) => format!("{mark} = {name} ({you}{}) at {}", state.colour(s), sq(p)),
+                None => format!("{name} ({you}{}) is dead", state.colour(s)),
             }
         })
         .collect();
     lines.push(format!("Wizards: {}.", wizards.join(", ")));
     lines.push(
         "In a square: wizards by initial, * home base, $ treasure, & item lying there, \
-         # stone block, % fog, ^ stone spikes, + more than fits (all are listed below)."
+         # stone block, % fog or dust cloud, ^ stone spikes, @ rosebush, \" thornbush, \
+         ! booby trap, : tacks, + more than fits (all are listed below)."
             .to_owned(),
     );
     lines.push(
         "Lines: | and --- walls; r, b, g, y in a wall: a door of that colour (only that \
-         colour's wizard passes); # created wall; ~ wall of fire (passable, burns)."
+         colour's wizard passes; a created door too); # created wall; ~ wall of fire \
+         (passable, burns)."
             .to_owned(),
     );
     let sectors: Vec<String> = (0..state.board.slots.len())
@@ -287,7 +318,7 @@ pub(super) fn on_the_board(state: &State, names: &[String]) -> Option<Section> {
         let whose = format!(
             "{}'s {} treasure",
             seat_name(names, t.owner),
-            colour(t.owner)
+            state.colour(t.owner)
         );
         let line = match (t.at, state.carrier(i)) {
             (_, Some(c)) => format!(
@@ -322,6 +353,9 @@ pub(super) fn on_the_board(state: &State, names: &[String]) -> Option<Section> {
     for o in &state.objects {
         let mark = object_mark(o.card.effect());
         let mut line = format!("{mark} {}: {} (object #{})", sq(o.at), o.card.name(), o.id);
+        if let Some(words) = object_words(o.card.effect()) {
+            line.push_str(&format!(": {words}"));
+        }
         if o.mobile() {
             line.push_str(", can be picked up");
         }
@@ -361,17 +395,18 @@ pub(super) fn on_the_board(state: &State, names: &[String]) -> Option<Section> {
                 } else {
                     String::new()
                 };
-                let mark = if c.card.effect() == Effect::WallOfFire {
-                    '~'
+                let mark = glyph(state, Some(e));
+                let door = if c.card.effect() == Effect::CreateDoor {
+                    " (a door only its caster passes)"
                 } else {
-                    '#'
+                    ""
                 };
-                lines.push(format!("{mark} {}: {at}{by}{cracks}.", c.card.name()));
+                lines.push(format!("{mark} {}{door}: {at}{by}{cracks}.", c.card.name()));
                 continue;
             }
             let what = match e.kind {
                 EdgeKind::Wall => "wall".to_owned(),
-                EdgeKind::Door(s) => format!("{} door", colour(s)),
+                EdgeKind::Door(s) => format!("{} door", state.colour(s)),
                 _ => continue,
             };
             if e.destroyed {

@@ -6,7 +6,7 @@
 use super::super::actions::{Action, Target};
 use super::super::board::{Dir, EdgeKind, Pos};
 use super::super::cards::{Aim, CardId, Effect, FORMS};
-use super::super::state::{DRAWS, How, State, colour};
+use super::super::state::{DRAWS, How, State};
 use super::{line_words, seat_name, spell_words, sq, target_words};
 use crate::rules::present::{complete, groups_with_names};
 use crate::rules::{Actor, Choice, ChoiceGroup, Seat, Viewer};
@@ -136,7 +136,7 @@ impl<'a> Context<'a> {
                         format!(
                             "{}'s {} treasure",
                             seat_name(names, tr.owner),
-                            colour(tr.owner)
+                            state.colour(tr.owner)
                         )
                     },
                 );
@@ -361,7 +361,7 @@ impl<'a> Context<'a> {
             && let EdgeKind::Door(s) = c
             && s != self.seat
         {
-            label.push_str(&format!(" (through the {} door)", colour(s)));
+            label.push_str(&format!(" (through the {} door)", state.colour(s)));
         }
         label
     }
@@ -527,7 +527,7 @@ fn line_kind(state: &State, p: Pos, d: Dir) -> String {
         EdgeKind::Open => return "open".to_owned(),
         EdgeKind::Wall => "wall".to_owned(),
         EdgeKind::Outer => "outer wall".to_owned(),
-        EdgeKind::Door(s) => format!("{} door", colour(s)),
+        EdgeKind::Door(s) => format!("{} door", state.colour(s)),
     };
     if e.destroyed {
         format!("destroyed {kind}, open")

@@ -47,6 +47,13 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
         };
     }
     match state.phase {
+        Phase::Building { .. } if state.colours.len() < state.seats() => {
+            return format!(
+                "Setting up: drawing the players' colours ({} of {}).",
+                state.colours.len() + 1,
+                state.seats()
+            );
+        }
         Phase::Building { slot, .. } => {
             return format!(
                 "Setting up: building the labyrinth (sector {} of {}).",

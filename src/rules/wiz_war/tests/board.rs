@@ -1,6 +1,7 @@
 //! Set-up, the labyrinth, movement, line of sight and adjacency.
 
 use super::*;
+use crate::rules::Viewer;
 use crate::rules::wiz_war::board::{Board, EdgeKind, SECTOR, designs};
 
 // "Each player places his wizard figure in his home base square. Then, each player places one
@@ -10,7 +11,7 @@ use crate::rules::wiz_war::board::{Board, EdgeKind, SECTOR, designs};
 #[test]
 fn every_sector_design_is_valid_and_every_square_reachable() {
     let designs = designs().unwrap();
-    assert_eq!(designs.len(), 4);
+    assert_eq!(designs.len(), 8, "four sectors on each side, A and B");
     for (n, d) in designs.iter().enumerate() {
         assert_eq!(d.treasures.len(), 2);
         let mut board = Board::new(2).unwrap();
@@ -55,6 +56,9 @@ fn every_sector_design_is_valid_and_every_square_reachable() {
 #[test]
 fn sectors_and_orientations_are_chance_steps() {
     let mut state = Game::new_game(&quiet(), 3).unwrap();
+    for s in 0..3 {
+        chance(&mut state, Action::Colour(s));
+    }
     let Next::Chance(c) = Game::next(&state) else {
         panic!()
     };
@@ -291,4 +295,79 @@ fn sight_by_grid_walk_agrees_with_testing_every_wall() {
         }
         assert!(seen > squares.len() * 3, "some sight lines are open");
     }
+}
+
+// l.34: "Each player chooses one plastic wizard and randomly chooses one player color ... Each
+// player then receives the sector board, life tracker, treasure markers, and hat tokens in his
+// player color."
+#[test]
+fn colours_are_drawn_at_random_and_the_sector_doors_and_treasures_follow() {
+    let mut state = Game::new_game(&quiet(), 2).unwrap();
+    let Next::Chance(c) = Game::next(&state) else {
+        panic!()
+    };
+    assert_eq!(
+        c.outcomes,
+        (0..4).map(|c| (Action::Colour(c), 1)).collect::<Vec<_>>(),
+        "any of the four colours, even with two players"
+    );
+    chance(&mut state, Action::Colour(3));
+    let Next::Chance(c) = Game::next(&state) else {
+        panic!()
+    };
+    assert!(
+        !c.outcomes.contains(&(Action::Colour(3), 1)),
+        "yellow is taken"
+    );
+    chance(&mut state, Action::Colour(1));
+    assert_eq!((state.colour(0), state.colour(1)), ("yellow", "blue"));
+    // Seat 0's sector is the yellow design (sector 3), with its door and treasure starts.
+    chance(&mut state, Action::PlaceSector(0));
+    chance(&mut state, Action::TurnSector(0));
+    let yellow = &designs().unwrap()[3];
+    let door = yellow
+        .lines
+        .iter()
+        .find(|l| matches!(l.2, EdgeKind::Door(_)))
+        .unwrap();
+    assert_eq!(
+        state.board.edge(door.0, door.1).unwrap().kind,
+        EdgeKind::Door(0),
+        "the yellow sector's door is seat 0's"
+    );
+    let mut starts: Vec<Pos> = state.treasures.iter().filter_map(|t| t.at).collect();
+    starts.sort();
+    let mut expected = yellow.treasures.clone();
+    expected.sort();
+    assert_eq!(starts, expected);
+    assert!(state.treasures.iter().all(|t| t.owner == 0));
+    let view = Game::view(&state, Viewer::Spectator);
+    assert_eq!(view["wizards"][0]["colour"], "yellow");
+}
+
+// l.36: "All players collectively choose one side of the sector boards to play with, either
+// new (side A) or classic (side B)."
+#[test]
+fn the_table_chooses_a_side_of_the_sector_boards() {
+    let b: Options = serde_json::from_value(serde_json::json!({"board_side": "b"})).unwrap();
+    assert_eq!(b.board_side, crate::rules::wiz_war::BoardSide::B);
+    let side = |options: &Options| {
+        let state = start(2, options);
+        let mut lines: Vec<_> = state.board.horizontal.clone();
+        lines.extend(state.board.vertical.clone());
+        lines
+    };
+    let a = Options::default();
+    assert_ne!(side(&a), side(&b), "side B has other designs");
+    // Seat 0 (red) on side B plays red's classic sector, design 4.
+    let state = start(2, &b);
+    let red_b = &designs().unwrap()[4];
+    for &(p, d, kind) in &red_b.lines {
+        let kind = match kind {
+            EdgeKind::Door(_) => EdgeKind::Door(0),
+            k => k,
+        };
+        assert_eq!(state.board.edge(p, d).unwrap().kind, kind, "{p:?} {d:?}");
+    }
+    assert!(serde_json::from_value::<Options>(serde_json::json!({"board_side": "c"})).is_err());
 }

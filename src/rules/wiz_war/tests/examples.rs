@@ -321,6 +321,7 @@ fn a_stone_block_takes_eight_cracks() {
     place(&mut state, 0, Pos(0, 2));
     decide(&mut state, 0, Action::Cast(card("stone_block")));
     decide(&mut state, 0, Action::Target(Target::Square(Pos(3, 2))));
+    decide(&mut state, 0, Action::NoBoost);
     let id = state.objects[0].id;
     assert!(
         !state.sight_for(0).sees_square(Pos(0, 2), Pos(4, 2)),

@@ -443,3 +443,74 @@ fn windows_ask_every_wizard_by_default() {
     decide(&mut state, 2, Action::Pass);
     assert_eq!(life(&state, 1), 10);
 }
+
+// l.290: "Note: The energy value of "3" at the bottom of the card is ignored in this example
+// because the player is choosing to use this card's effect instead of using it to boost
+// another spell." l.146: "Some Magic cards display an energy value in the lower-middle area of
+// the card. Players can spend these cards for their energy value instead of playing them for
+// their effect."
+#[test]
+fn a_spell_card_showing_an_energy_value_boosts_another_spell() {
+    assert_eq!(card("extra_arms").energy_value(), 3, "the l.290 example");
+    assert_eq!(card("fireball").energy_value(), 3);
+    let mut state = facing(&["mental_force", "fireball"], &[]);
+    decide(&mut state, 0, Action::Cast(card("mental_force")));
+    Game::apply(&mut state, Actor::Seat(0), &target_wizard(1)).unwrap();
+    decide(&mut state, 0, Action::Boost(card("fireball")));
+    assert_eq!(life(&state, 1), 15 - 5, "energy 3 + 2 damage");
+    assert!(state.discard.contains(&card("fireball")));
+    assert!(state.wizards[0].hand.is_empty());
+}
+
+// l.146: "Players can spend these cards for their energy value instead of playing them for
+// their effect." (A card cannot be both the spell and its own energy.)
+#[test]
+fn a_spell_is_never_boosted_by_its_own_card() {
+    let mut state = facing(&["mental_force"], &[]);
+    decide(&mut state, 0, Action::Cast(card("mental_force")));
+    Game::apply(&mut state, Actor::Seat(0), &target_wizard(1)).unwrap();
+    assert_eq!(
+        Game::legal_actions(&state, 0),
+        [Action::NoBoost, Action::CancelCast]
+    );
+    // With a second copy, the other copy may fuel it.
+    let mut two = facing(&["mental_force", "mental_force"], &[]);
+    decide(&mut two, 0, Action::Cast(card("mental_force")));
+    Game::apply(&mut two, Actor::Seat(0), &target_wizard(1)).unwrap();
+    assert!(Game::legal_actions(&two, 0).contains(&Action::Boost(card("mental_force"))));
+}
+
+// l.297: "Normally, a spell's energy is "1". However, when a player casts a spell, he may also
+// discard one energy card to fuel the spell, which replaces that spell's energy." Any spell,
+// not only those whose effect reads its energy: a boosted attack is past a Shield ("an attack
+// spell of energy 3 or less").
+#[test]
+fn any_spell_may_be_boosted() {
+    // Unboosted (energy 1), the Shield can answer it: a window asks seat 1.
+    let mut plain = facing(&["drop_object", "energy_4"], &["shield"]);
+    decide(&mut plain, 0, Action::Cast(card("drop_object")));
+    decide(&mut plain, 0, target_wizard(1));
+    decide(&mut plain, 0, Action::NoBoost);
+    assert_eq!(waiting_for(&plain), [1]);
+    // Boosted to 4, it is past the Shield: nobody can answer, it resolves at once.
+    let mut state = facing(&["drop_object", "energy_4"], &["shield"]);
+    decide(&mut state, 0, Action::Cast(card("drop_object")));
+    decide(&mut state, 0, target_wizard(1));
+    let legal = Game::legal_actions(&state, 0);
+    assert!(
+        legal.contains(&Action::Boost(card("energy_4"))),
+        "{legal:?}"
+    );
+    decide(&mut state, 0, Action::Boost(card("energy_4")));
+    assert!(
+        state.stack.is_empty(),
+        "Shield cannot answer an attack of energy 4"
+    );
+    assert!(state.discard.contains(&card("drop_object")));
+    // A neutral spell whose effect does not read its energy may be boosted too.
+    let mut dispel = facing(&["dispel", "energy_5"], &[]);
+    let id = spell_in_play(&mut dispel, 1, "fog", Target::Square(Pos(4, 4)));
+    decide(&mut dispel, 0, Action::Cast(card("dispel")));
+    decide(&mut dispel, 0, Action::Target(Target::Spell(id)));
+    assert!(Game::legal_actions(&dispel, 0).contains(&Action::Boost(card("energy_5"))));
+}

@@ -4,6 +4,7 @@
 mod board;
 mod cards;
 mod conformance;
+mod conjuring;
 mod docs;
 mod erased;
 mod examples;
@@ -40,17 +41,30 @@ pub fn chance(state: &mut State, action: Action) {
 }
 
 /// Applies a decision of `seat`, which must be legal. A cast whose energy step then offers
-/// nothing to boost with (a hand without energy cards, asked all the same so as not to show
-/// that) is answered `no_boost`: the tests' casts mean the plain spell.
+/// no Energy card to boost with (a hand without any, asked all the same so as not to show
+/// that; perhaps other cards showing an energy value, l.290) is answered `no_boost`: the
+/// tests' casts mean the plain spell unless the hand holds an Energy card.
 pub fn decide(state: &mut State, seat: Seat, action: Action) {
     let legal = Game::legal_actions(state, seat);
     assert!(legal.contains(&action), "{action:?} is not in {legal:?}");
     Game::apply(state, Actor::Seat(seat), &action).unwrap();
-    if action != Action::NoBoost
-        && Game::legal_actions(state, seat) == [Action::NoBoost, Action::CancelCast]
-    {
+    if action != Action::NoBoost && energy_step_without_energy_cards(state, seat) {
         Game::apply(state, Actor::Seat(seat), &Action::NoBoost).unwrap();
     }
+}
+
+fn energy_step_without_energy_cards(state: &State, seat: Seat) -> bool {
+    use super::cards::Kind;
+    let legal = Game::legal_actions(state, seat);
+    legal.contains(&Action::NoBoost)
+        && legal.iter().all(|a| match a {
+            Action::Boost(c) => c.kind() != Some(Kind::Energy),
+            Action::BoostAdd(a, b) => {
+                a.kind() != Some(Kind::Energy) && b.kind() != Some(Kind::Energy)
+            }
+            Action::NoBoost | Action::CancelCast => true,
+            _ => false,
+        })
 }
 
 pub fn illegal(state: &State, seat: Seat, action: Action) -> RuleError {
@@ -77,10 +91,13 @@ pub fn quiet() -> Options {
     }
 }
 
-/// A game of `seats` with sectors in seat order, unturned, hands dealt from the deck, and
-/// seat 0 to play first.
+/// A game of `seats` with colours and sectors in seat order (seat 0 red, …), unturned, hands
+/// dealt from the deck, and seat 0 to play first.
 pub fn start(seats: usize, options: &Options) -> State {
     let mut state = Game::new_game(options, seats).unwrap();
+    for s in 0..seats {
+        chance(&mut state, Action::Colour(s as u8));
+    }
     for s in 0..seats {
         chance(&mut state, Action::PlaceSector(s as u8));
         chance(&mut state, Action::TurnSector(0));

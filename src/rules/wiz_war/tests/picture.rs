@@ -45,6 +45,9 @@ fn line_kind<'a>(doc: &'a roxmltree::Document, id: &str) -> Option<&'a str> {
 fn start_turned(seats: usize, turns: &[u8]) -> State {
     let mut state = Game::new_game(&quiet(), seats).unwrap();
     for s in 0..seats {
+        chance(&mut state, Action::Colour(s as u8));
+    }
+    for s in 0..seats {
         chance(&mut state, Action::PlaceSector(s as u8));
         chance(&mut state, Action::TurnSector(turns[s % turns.len()]));
     }

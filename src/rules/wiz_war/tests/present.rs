@@ -101,10 +101,16 @@ fn step(state: &mut State, rng: &mut Lcg) -> bool {
         Next::Players(seats) => {
             let seat = seats[0];
             let legal = Game::legal_actions(state, seat);
-            // Prefer doing something to ending the step, so the table fills up.
+            // Prefer doing something to ending the step, so the table fills up (but not
+            // spending cards for movement, which would empty the hands).
             let busy: Vec<&Action> = legal
                 .iter()
-                .filter(|a| !matches!(a, Action::EndMove | Action::EndTurn | Action::CancelCast))
+                .filter(|a| {
+                    !matches!(
+                        a,
+                        Action::EndMove | Action::EndTurn | Action::CancelCast | Action::Speed(_)
+                    )
+                })
                 .collect();
             let pick = if !busy.is_empty() && rng.below(3) > 0 {
                 busy[rng.below(busy.len())].clone()
@@ -184,7 +190,7 @@ fn your_hand_shows_card_texts_and_other_hands_stay_hidden() {
     let ann = table(&state, Viewer::Seat(0));
     let hand = section(&ann, "Your hand").unwrap();
     let all = hand.lines.join("\n");
-    assert!(all.contains("Fireball (Elemental attack spell, boostable, no energy value): Attack, fire. Hurl a fireball"), "{all}");
+    assert!(all.contains("Fireball (Elemental attack spell, boostable, energy value 3): Attack, fire. Hurl a fireball"), "{all}");
     assert!(
         all.contains("Energy 5 (Alchemy/Elemental energy card, energy value 5): Spend for energy"),
         "{all}"
@@ -525,7 +531,7 @@ fn over_the_hand_limit_out_of_turn() {
 /// Prints a mid-game table and seat 0's choices, to read (run with --nocapture).
 #[test]
 fn print_a_mid_game_table_and_choices() {
-    let state = (1..40)
+    let state = (1..120)
         .find_map(|seed| mid_game(seed, 4))
         .expect("a game reaching round 4");
     let all = text(&state, 0);

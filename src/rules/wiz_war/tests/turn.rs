@@ -11,6 +11,9 @@ fn set_up_deals_five_cards_by_chance_from_an_84_card_deck() {
     let mut state = Game::new_game(&quiet(), 2).unwrap();
     assert_eq!(state.deck.len(), 84);
     for s in 0..2 {
+        chance(&mut state, Action::Colour(s));
+    }
+    for s in 0..2 {
         chance(&mut state, Action::PlaceSector(s));
         chance(&mut state, Action::TurnSector(0));
     }
@@ -265,8 +268,14 @@ fn options_choose_three_available_schools() {
         ..Options::default()
     };
     assert!(Game::new_game(&two, 2).is_err());
-    let later = Options {
+    let conjuring = Options {
         schools: vec![School::Alchemy, School::Elemental, School::Conjuring],
+        ..Options::default()
+    };
+    let state = Game::new_game(&conjuring, 2).expect("Conjuring is complete");
+    assert_eq!(state.deck.len(), 84, "12 Cantrip + 3 x 24");
+    let later = Options {
+        schools: vec![School::Alchemy, School::Elemental, School::Mutation],
         ..Options::default()
     };
     assert!(
