@@ -106,7 +106,11 @@ fn games() -> Registry {
 const BOT_GAME_ROUNDS: u32 = 30;
 
 fn bounded_options(game: &dyn Game) -> Value {
-    if game.option_docs().iter().any(|doc| doc.name == "round_limit") {
+    if game
+        .option_docs()
+        .iter()
+        .any(|doc| doc.name == "round_limit")
+    {
         serde_json::json!({ "round_limit": BOT_GAME_ROUNDS })
     } else {
         Value::Null
@@ -218,11 +222,7 @@ fn the_wiz_war_bot_never_casts_and_cancels_round_and_round() {
     let registry = games();
     let game = registry.get("wiz-war").unwrap();
     let played = play(game, 2, 5, &[Player::Random, Player::Bot], 20_000).unwrap();
-    let cancels = played
-        .log
-        .iter()
-        .filter(|a| *a == "cancel_cast")
-        .count();
+    let cancels = played.log.iter().filter(|a| *a == "cancel_cast").count();
     assert!(played.decisions > 0);
     assert!(
         cancels < 10,
