@@ -140,23 +140,9 @@ fn a_created_door_passes_only_its_caster() {
     let edge = state.board.edge(Pos(1, 2), Dir::East).unwrap();
     assert_eq!(edge.kind, EdgeKind::Open);
     super::super::effects::damage_line(&mut state, Pos(1, 2), Dir::East, 8);
-    assert!(
-        state
-            .board
-            .edge(Pos(1, 2), Dir::East)
-            .unwrap()
-            .created
-            .is_some()
-    );
+    assert!(created_at(&state, Pos(1, 2), Dir::East));
     super::super::effects::damage_line(&mut state, Pos(1, 2), Dir::East, 3);
-    assert!(
-        state
-            .board
-            .edge(Pos(1, 2), Dir::East)
-            .unwrap()
-            .created
-            .is_none()
-    );
+    assert!(!created_at(&state, Pos(1, 2), Dir::East));
     assert!(state.spells.is_empty());
 }
 
@@ -261,4 +247,10 @@ fn every_conjuring_card_is_implemented() {
     for (key, _) in School::Conjuring.deck() {
         assert_ne!(card(key).effect(), Effect::Later, "{key}");
     }
+}
+
+/// Whether the border line on `side` of `square` is a wall or door that a spell created.
+fn created_at(state: &State, square: Pos, side: Dir) -> bool {
+    let edge = state.board.edge(square, side);
+    edge.expect("a border line there").created.is_some()
 }
