@@ -320,7 +320,11 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
             _ => format!("The die shows {n}"),
         },
         Action::Move(d) => format!("{who} moves {}", d.name()),
-        Action::PickUp(id) => format!("{who} picks up object #{id}"),
+        // What lies on the board is public: the log names it, as the drop named it.
+        Action::PickUp(id) => match state.objects.iter().find(|o| o.id == *id) {
+            Some(o) => format!("{who} picks up {}", o.card.name()),
+            None => format!("{who} picks up object #{id}"),
+        },
         Action::PickUpTreasure(i) => format!("{who} picks up treasure #{i}"),
         Action::Drop(c) => format!("{who} drops {}", n(c)),
         Action::DropTreasure => format!("{who} drops the treasure"),

@@ -3,6 +3,7 @@
 //! failed on the code the review read.
 
 use super::*;
+use crate::rules::Viewer;
 use crate::rules::wiz_war::board::{Created, EdgeKind};
 use crate::rules::wiz_war::cast;
 use crate::rules::wiz_war::state::{How, Object, Phase, Spell};
@@ -54,6 +55,14 @@ fn a_dropped_blood_shard_can_be_picked_up_again() {
         .find(|o| o.card == card("blood_shard"))
         .map(|o| o.id)
         .unwrap();
+    // The log names what was picked up, as it named what was dropped (it said "object #n").
+    let seen = Game::describe(
+        &state,
+        Actor::Seat(0),
+        &Action::PickUp(id),
+        Viewer::Spectator,
+    );
+    assert!(seen.ends_with("picks up Blood Shard"), "{seen}");
     decide(&mut state, 0, Action::PickUp(id));
     assert_eq!(state.wizards[0].items, vec![card("blood_shard")]);
     // Every item card, dropped, is an object that can be picked up.
