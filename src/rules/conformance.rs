@@ -66,8 +66,9 @@
 //! - Secrets, with planted markers ([`Secrets::plant`] writes a marker into one seat's secrets):
 //!   with every seat's secrets planted, a seat's view, and the actions offered to it with their
 //!   descriptions, contain exactly as many markers as with only its own secrets planted, and the
-//!   spectator's view none; a seat with a secret sees the marker in its own view. Every seat is
-//!   checked in the thorough playouts, one seat at random at the sampled states. A mismatch is
+//!   spectator's view none; a seat with a secret sees the marker in its own view. Checked for
+//!   each seat in turn in the thorough playouts (one per state: seat `k mod n` after `k`
+//!   actions), for one seat at random at the sampled states. A mismatch is
 //!   reported naming the seat whose secret shows (or a marker that shows with nothing planted).
 //! - Secrets, with twins ([`Secrets::perturb`] re-deals one seat's hidden cards from what nobody
 //!   sees): every other seat and the spectator see the same view in both twins and the same
@@ -76,8 +77,8 @@
 //!   the service shows them) and the same seats are asked next. So a secret given away by a
 //!   hand index, by a description or by a move made without asking fails, which no marker
 //!   shows.
-//!   Checked for every seat in the thorough playouts; for one seat at random (an acting one at
-//!   a decision) at the sampled states.
+//!   Checked for each acting seat in turn in the thorough playouts (each seat in turn where
+//!   none acts); for one seat at random (an acting one at a decision) at the sampled states.
 //! - Presenters: the table (`Ruleset::present`) and the grouped choices (`Ruleset::choices`)
 //!   are counted with the views above (no seat's presentation shows more markers than its own
 //!   secrets put there, the spectator's none); every acting seat's choices number each legal
@@ -189,6 +190,11 @@ pub struct Config {
     pub json_probes: u32,
     /// Whether the ruleset has secrets at all (it fails if no plant ever changed anything).
     pub expect_secrets: bool,
+    /// `(i, k)`: this run plays only the seeds whose place among the seeds is `i` modulo `k`,
+    /// for every option set and seat count; `(0, 1)` plays them all. A ruleset's suite is split
+    /// into `k` tests ([`shards!`]) so that the test harness spreads it over the cores; the
+    /// `k` of them together play exactly what one run plays.
+    pub shard: (u64, u64),
 }
 
 impl Config {
@@ -206,9 +212,53 @@ impl Config {
             sample_every: 16,
             json_probes: 2,
             expect_secrets: true,
+            shard: (0, 1),
         }
     }
+
+    /// This configuration for shard `index` of `count` (see [`Config::shard`]).
+    pub fn shard(self, index: u64, count: u64) -> Self {
+        assert!(index < count, "shard {index} of {count}");
+        Config {
+            shard: (index, count),
+            ..self
+        }
+    }
+
+    /// The seeds this run plays, for each option set and seat count.
+    fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
+        let (index, count) = self.shard;
+        (self.first_seed..self.first_seed.saturating_add(self.playouts))
+            .filter(move |seed| (seed - self.first_seed) % count == index)
+    }
 }
+
+/// Declares a ruleset's conformance suite as tests that each play one shard of it (see
+/// [`Config::shard`]), so that the test harness runs them on every core:
+/// `shards!(BagOfFate, Config::new(5_000), shard_0_of_2 = 0 of 2, shard_1_of_2 = 1 of 2);`
+/// Together they must name every index below the count once; they then play exactly what one
+/// run of [`check`] with that configuration plays.
+macro_rules! shards {
+    ($ruleset:ty, $config:expr, $($test:ident = $index:literal of $count:literal),+ $(,)?) => {
+        const _: () = {
+            let indexes = [$($index),+];
+            let counts = [$($count),+];
+            let mut i = 0;
+            while i < indexes.len() {
+                assert!(counts[i] == indexes.len() as u64 && indexes[i] == i as u64);
+                i += 1;
+            }
+        };
+        $(
+            #[test]
+            fn $test() {
+                let config = $config.shard($index, $count);
+                $crate::rules::conformance::check::<$ruleset>(&config);
+            }
+        )+
+    };
+}
+pub(crate) use shards;
 
 fn env_count(name: &str) -> Option<u64> {
     parse_count(name, std::env::var(name).ok().as_deref())
@@ -330,7 +380,7 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
                 longest: 0,
                 total_steps: 0,
             };
-            for seed in config.first_seed..config.first_seed.saturating_add(config.playouts) {
+            for seed in config.seeds() {
                 let mut at = 0;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     playout::play::<R>(
@@ -364,6 +414,15 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
             }
             report.runs.push(run);
         }
+    }
+    if report.runs.iter().all(|run| run.playouts == 0) {
+        // A shard with no seed of its own (`TURNPOST_SEED` plays one seed, in shard 0).
+        println!(
+            "conformance of {}: shard {:?} has no playout to play",
+            R::ID,
+            config.shard
+        );
+        return report;
     }
     if config.expect_secrets {
         let s = &report.stats;

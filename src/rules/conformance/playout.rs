@@ -300,23 +300,28 @@ impl<R: Secrets> Playout<'_, R> {
             // Views may show everything once the game is over.
             Listed::Over => return,
         }
-        // Every seat in a thorough playout; one at random in the others (views can be costly).
+        // The seats whose secrets and twins are checked: in a thorough playout each seat in
+        // turn, one per state (so every seat over any `seats` states in a row; all of them at
+        // every state cost the suite most of its time, for states much like their neighbours);
+        // in the others one seat at random. The twin is an acting seat's at a decision (whose
+        // secrets its next move may give away).
+        let acting = listed.acting();
+        let turn = self.log.len();
         let viewers: Vec<Seat> = if self.thorough {
-            (0..self.seats).collect()
+            vec![turn % self.seats]
         } else {
             vec![self.probe.random_range(0..self.seats)]
         };
-        secrets::check_state::<R>(&self.state, self.seats, &viewers, present, self.stats);
-        // The twins: every seat in a thorough playout; in the others one seat at random, an
-        // acting one at a decision (whose secrets its next move may give away).
-        let acting = listed.acting();
-        let twinned: Vec<Seat> = if self.thorough {
-            (0..self.seats).collect()
+        let twinned: Vec<Seat> = if self.thorough && !acting.is_empty() {
+            vec![acting[turn % acting.len()]]
+        } else if self.thorough {
+            vec![turn % self.seats]
         } else if let Some(&seat) = acting.choose(&mut self.probe) {
             vec![seat]
         } else {
             vec![self.probe.random_range(0..self.seats)]
         };
+        secrets::check_state::<R>(&self.state, self.seats, &viewers, present, self.stats);
         for seat in twinned {
             twins::check::<R>(&self.state, self.seats, seat, &mut self.probe, self.stats);
         }

@@ -237,3 +237,39 @@ fn markers_are_counted_in_keys_strings_and_numbers() {
     assert_eq!(super::secrets::markers(&view, "18446744073709551615"), 1);
     assert_eq!(super::secrets::markers(&view, "zz"), 0);
 }
+
+#[test]
+fn the_shards_of_a_run_play_its_seeds_once_each() {
+    let run = Config {
+        playouts: 10,
+        first_seed: 7,
+        ..Config::new(MAX_STEPS)
+    };
+    let whole: Vec<u64> = run.seeds().collect();
+    assert_eq!(whole, (7..17).collect::<Vec<_>>());
+    let mut shards: Vec<u64> = (0..3)
+        .flat_map(|i| run.clone().shard(i, 3).seeds().collect::<Vec<_>>())
+        .collect();
+    shards.sort_unstable();
+    assert_eq!(shards, whole);
+    // The seed a lone playout (`TURNPOST_SEED`) names is in the first shard, none in the others.
+    let lone = Config {
+        playouts: 1,
+        first_seed: 17,
+        ..Config::new(MAX_STEPS)
+    };
+    assert_eq!(lone.clone().shard(0, 2).seeds().collect::<Vec<_>>(), [17]);
+    assert_eq!(lone.shard(1, 2).seeds().count(), 0);
+}
+
+#[test]
+fn a_shard_without_seeds_plays_nothing_and_passes() {
+    let report = check::<Toy<{ flaw::NONE }>>(
+        &Config {
+            playouts: 1,
+            ..quick()
+        }
+        .shard(1, 2),
+    );
+    assert!(report.runs.iter().all(|run| run.playouts == 0));
+}

@@ -44,8 +44,14 @@ impl Secrets for BagOfFate {
 /// random games the longest took 1,433 actions.
 const MAX_ACTIONS: usize = 5_000;
 
-#[test]
-fn bag_of_fate_passes_the_conformance_suite() {
-    let report = conformance::check::<BagOfFate>(&Config::new(MAX_ACTIONS));
-    println!("{report:?}");
+/// The suite in 2 tests, which the test harness runs on every core (`conformance::shards!`).
+mod bag_of_fate_passes_the_conformance_suite {
+    use super::*;
+
+    conformance::shards!(
+        BagOfFate,
+        Config::new(MAX_ACTIONS),
+        shard_0_of_2 = 0 of 2,
+        shard_1_of_2 = 1 of 2,
+    );
 }

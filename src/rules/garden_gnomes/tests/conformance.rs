@@ -66,8 +66,14 @@ impl Secrets for GardenGnomes {
 /// took 1,160 actions.
 pub const MAX_ACTIONS: usize = 5_000;
 
-#[test]
-fn garden_gnomes_passes_the_conformance_suite() {
-    let report = conformance::check::<GardenGnomes>(&Config::new(MAX_ACTIONS));
-    println!("{report:?}");
+/// The suite in 2 tests, which the test harness runs on every core (`conformance::shards!`).
+mod garden_gnomes_passes_the_conformance_suite {
+    use super::*;
+
+    conformance::shards!(
+        GardenGnomes,
+        Config::new(MAX_ACTIONS),
+        shard_0_of_2 = 0 of 2,
+        shard_1_of_2 = 1 of 2,
+    );
 }

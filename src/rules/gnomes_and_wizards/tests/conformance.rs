@@ -81,14 +81,21 @@ impl Secrets for GnomesAndWizards {
 /// Bound on a random game (docs/rules/gnomes-and-wizards.md, "Game length").
 pub const MAX_ACTIONS: usize = 40_000;
 
-#[test]
-fn gnomes_and_wizards_passes_the_conformance_suite() {
-    // Its random games run to tens of thousands of actions, and each fully checked state now
-    // draws and parses pictures: one state in 64 is fully checked (16 for the other rulesets),
-    // which still checks thousands of states per seat count and option set.
-    let config = Config {
-        sample_every: 64,
-        ..Config::new(MAX_ACTIONS)
-    };
-    conformance::check::<GnomesAndWizards>(&config);
+// Its random games run to tens of thousands of actions, and each fully checked state draws and
+// parses pictures: one state in 64 is fully checked (16 for the other rulesets), which still
+// checks thousands of states per seat count and option set.
+/// The suite in 3 tests, which the test harness runs on every core (`conformance::shards!`).
+mod gnomes_and_wizards_passes_the_conformance_suite {
+    use super::*;
+
+    conformance::shards!(
+        GnomesAndWizards,
+        Config {
+            sample_every: 64,
+            ..Config::new(MAX_ACTIONS)
+        },
+        shard_0_of_3 = 0 of 3,
+        shard_1_of_3 = 1 of 3,
+        shard_2_of_3 = 2 of 3,
+    );
 }

@@ -37,8 +37,14 @@ impl Secrets for MonstersAndMagic {
 /// actions.
 const MAX_ACTIONS: usize = 20_000;
 
-#[test]
-fn monsters_and_magic_passes_the_conformance_suite() {
-    let report = conformance::check::<MonstersAndMagic>(&Config::new(MAX_ACTIONS));
-    println!("{report:?}");
+/// The suite in 2 tests, which the test harness runs on every core (`conformance::shards!`).
+mod monsters_and_magic_passes_the_conformance_suite {
+    use super::*;
+
+    conformance::shards!(
+        MonstersAndMagic,
+        Config::new(MAX_ACTIONS),
+        shard_0_of_2 = 0 of 2,
+        shard_1_of_2 = 1 of 2,
+    );
 }

@@ -58,8 +58,15 @@ impl Secrets for WizWar {
 /// Bound on a random game (docs/rules/wiz-war.md, "Turn limit").
 const MAX_ACTIONS: usize = 20_000;
 
-#[test]
-fn wiz_war_passes_the_conformance_suite() {
-    let report = conformance::check::<WizWar>(&Config::new(MAX_ACTIONS));
-    println!("{report:?}");
+/// The suite in 3 tests, which the test harness runs on every core (`conformance::shards!`).
+mod wiz_war_passes_the_conformance_suite {
+    use super::*;
+
+    conformance::shards!(
+        WizWar,
+        Config::new(MAX_ACTIONS),
+        shard_0_of_3 = 0 of 3,
+        shard_1_of_3 = 1 of 3,
+        shard_2_of_3 = 2 of 3,
+    );
 }
