@@ -121,7 +121,13 @@ mod tests {
         let header = signature(&secret, now, body);
         assert!(verify(&secret, &header, body, now + 10, 300));
         // Another body, another secret, another time, or too late: refused.
-        assert!(!verify(&secret, &header, br#"{"type":"game-over"}"#, now, 300));
+        assert!(!verify(
+            &secret,
+            &header,
+            br#"{"type":"game-over"}"#,
+            now,
+            300
+        ));
         let other = secret.replace(SECRET_PREFIX, "whsec_x");
         assert!(!verify(&other, &header, body, now, 300));
         let moved = header.replace(&format!("t={now}"), &format!("t={}", now + 1));

@@ -27,9 +27,10 @@ use crate::store::{self, Pool};
 pub const EVENT_ID_HEADER: &str = "Turnpost-Event-Id";
 pub const EVENT_HEADER: &str = "Turnpost-Event";
 
-/// How long a worker owns the deliveries it claimed: longer than a batch of timeouts.
+/// How long a worker owns the deliveries it claimed: a batch is attempted at once, so well
+/// over one timeout (a worker that dies leaves its batch to be claimed again after this).
 fn lease_secs(settings: &WebhookSettings) -> f64 {
-    (settings.timeout_secs as f64 + 5.0) * settings.batch as f64
+    settings.timeout_secs as f64 * 2.0 + 30.0
 }
 
 /// What one round did.
@@ -64,9 +65,8 @@ impl reqwest::dns::Resolve for GuardedResolver {
         let allow_private = self.allow_private;
         let host = name.as_str().to_owned();
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let addrs = allowed(&host, addrs, allow_private)?;
             let addrs: reqwest::dns::Addrs = Box::new(addrs.into_iter());
             Ok(addrs)
@@ -118,7 +118,11 @@ impl HookWorker {
         for (row, outcome) in rows.iter().zip(outcomes) {
             match &outcome {
                 Outcome::Delivered(_) => delivered += 1,
-                Outcome::Retry { status, error, retry_in_secs } => {
+                Outcome::Retry {
+                    status,
+                    error,
+                    retry_in_secs,
+                } => {
                     retried += 1;
                     tracing::warn!(hook = %row.webhook_id, delivery = row.id, attempts = row.attempts, ?status, %error, retry_in_secs, "webhook not delivered; will retry");
                 }
@@ -208,7 +212,10 @@ impl HookWorker {
 
     /// Works until `stop` turns true, sleeping `poll_ms` whenever nothing is due.
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
-        tracing::info!(allow_private = self.settings.allow_private, "webhook worker started");
+        tracing::info!(
+            allow_private = self.settings.allow_private,
+            "webhook worker started"
+        );
         loop {
             if *stop.borrow() {
                 break;

@@ -123,6 +123,23 @@ pub struct DeliveryView {
     pub payload: Value,
 }
 
+/// The body of a delivery (`POST`ed as JSON to the hook's URL).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookPayload {
+    /// The event's id, also in the `Turnpost-Event-Id` header: the same in every attempt, so a
+    /// receiver drops an id it has handled.
+    pub id: Uuid,
+    /// `your-turn` or `game-over`, also in the `Turnpost-Event` header.
+    #[serde(rename = "type")]
+    pub kind: Event,
+    /// When the move that caused it was committed.
+    pub created_at: DateTime<Utc>,
+    /// A `TurnNotice` for `your-turn`, a `GameOverNotice` for `game-over` (what the account
+    /// stream sends).
+    #[schema(value_type = Object)]
+    pub data: Value,
+}
+
 /// The most hooks an account may have.
 pub const MAX_HOOKS: i64 = 10;
 /// The longest URL.
@@ -316,11 +333,17 @@ pub fn events_json(
         }
         .map_err(anyhow::Error::from)?;
         let id = Uuid::new_v4();
+        let payload = WebhookPayload {
+            id,
+            kind,
+            created_at: at,
+            data,
+        };
         events.push(json!({
             "user_id": player.user_id,
             "event_id": id,
             "event": kind.as_str(),
-            "payload": {"id": id, "type": kind.as_str(), "created_at": at, "data": data},
+            "payload": payload,
         }));
     }
     Ok(serde_json::to_string(&events).map_err(anyhow::Error::from)?)
@@ -338,8 +361,8 @@ pub fn check_url(
     if url.len() > MAX_URL {
         return Err(format!("the webhook URL is over {MAX_URL} characters"));
     }
-    let parsed = reqwest::Url::parse(url)
-        .map_err(|e| format!("the webhook URL is not a URL ({e})"))?;
+    let parsed =
+        reqwest::Url::parse(url).map_err(|e| format!("the webhook URL is not a URL ({e})"))?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err("the webhook URL must be http or https".into());
     }
@@ -553,10 +576,7 @@ mod tests {
     fn every_resolved_address_must_be_public() {
         let public: SocketAddr = "93.184.216.34:443".parse().unwrap();
         let private: SocketAddr = "10.0.0.1:443".parse().unwrap();
-        assert_eq!(
-            allowed("h", vec![public], false).unwrap(),
-            vec![public]
-        );
+        assert_eq!(allowed("h", vec![public], false).unwrap(), vec![public]);
         let err = allowed("h", vec![public, private], false).unwrap_err();
         assert!(err.contains("private address 10.0.0.1"), "{err}");
         assert!(allowed("h", vec![public, private], true).is_ok());

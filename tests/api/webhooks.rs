@@ -292,16 +292,16 @@ async fn a_loopback_hook_receives_each_event_once_signed_even_after_being_down()
             .any(|d| d["event"] == "game-over" && d["attempts"].as_i64().unwrap() >= 2)
         {
             assert!(rows.iter().all(|d| d["status"] == "pending"), "{rows:?}");
-            assert!(
-                rows.iter().any(|d| d["last_error"].is_string()),
-                "{rows:?}"
-            );
+            assert!(rows.iter().any(|d| d["last_error"].is_string()), "{rows:?}");
             tried = true;
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(tried, "the deliveries were tried while the receiver was down");
+    assert!(
+        tried,
+        "the deliveries were tried while the receiver was down"
+    );
     let queued = deliveries(&app, &ann, &hook).await;
     let your_turns = queued.iter().filter(|d| d["event"] == "your-turn").count();
     assert!(your_turns >= 2, "{queued:?}");
@@ -503,11 +503,15 @@ async fn a_session_hook_is_the_accounts_and_deleting_it_drops_its_queue() {
     app.get(&format!("/v1/me/webhooks/{hook}/deliveries"), &ann)
         .await
         .expect_problem(404, "not-found");
-    delete(&app, &ann, &hook).await.expect_problem(404, "not-found");
+    delete(&app, &ann, &hook)
+        .await
+        .expect_problem(404, "not-found");
     delete(&app, &bob, &hook).await.expect(204);
     assert_eq!(app.count("webhook_deliveries").await, 0);
     let list = app.get("/v1/me/webhooks", &bob).await.expect(200);
     assert_eq!(list["webhooks"], json!([]));
     assert_eq!(list["next"], Value::Null);
-    delete(&app, &bob, &hook).await.expect_problem(404, "not-found");
+    delete(&app, &bob, &hook)
+        .await
+        .expect_problem(404, "not-found");
 }
