@@ -157,7 +157,7 @@ impl HookWorker {
                 Outcome::Retry {
                     status,
                     error,
-                    retry_in_secs: self.backoff(row.attempts, row.id),
+                    retry_in_secs: backoff(&self.settings, row.attempts, row.id),
                 }
             }
         };
@@ -200,16 +200,6 @@ impl HookWorker {
         }
     }
 
-    /// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter.
-    fn backoff(&self, attempts: i32, id: i64) -> f64 {
-        let base = self.settings.retry_base_ms as f64 / 1000.0;
-        let exp = base * 2f64.powi(attempts.clamp(1, 30) - 1);
-        let capped = exp.min(self.settings.retry_max_secs as f64);
-        let nanos =
-            Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
-        capped * (0.5 + (nanos % 1000) as f64 / 1000.0)
-    }
-
     /// Works until `stop` turns true, sleeping `poll_ms` whenever nothing is due.
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
         tracing::info!(
@@ -240,6 +230,16 @@ impl HookWorker {
     }
 }
 
+/// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter (from the
+/// clock and the row id: it spreads the retries of a burst).
+fn backoff(settings: &WebhookSettings, attempts: i32, id: i64) -> f64 {
+    let base = settings.retry_base_ms as f64 / 1000.0;
+    let exp = base * 2f64.powi(attempts.clamp(1, 30) - 1);
+    let capped = exp.min(settings.retry_max_secs as f64);
+    let nanos = Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
+    capped * (0.5 + (nanos % 1000) as f64 / 1000.0)
+}
+
 /// An error with its causes, on one line (reqwest's own text leaves out why).
 fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut out = e.to_string();
@@ -253,4 +253,57 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
         cause = c.source();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use reqwest::dns::Resolve;
+
+    use super::*;
+
+    /// The check after resolution: a name (here `localhost`, which every machine resolves to
+    /// a loopback address) is refused by the resolver the connections use, whatever passed at
+    /// registration.
+    #[tokio::test]
+    async fn the_delivery_resolver_refuses_names_of_non_public_addresses() {
+        let guarded = GuardedResolver {
+            allow_private: false,
+        };
+        let err = match guarded.resolve("localhost".parse().unwrap()).await {
+            Ok(addrs) => panic!("resolved to {:?}", addrs.collect::<Vec<_>>()),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("loopback"), "{err}");
+        let open = GuardedResolver {
+            allow_private: true,
+        };
+        let addrs: Vec<SocketAddr> = open
+            .resolve("localhost".parse().unwrap())
+            .await
+            .unwrap()
+            .collect();
+        assert!(addrs.iter().all(|a| a.ip().is_loopback()), "{addrs:?}");
+    }
+
+    #[test]
+    fn retries_back_off_exponentially_up_to_the_cap() {
+        let settings = WebhookSettings {
+            retry_base_ms: 1_000,
+            retry_max_secs: 10,
+            ..WebhookSettings::default()
+        };
+        for (attempts, base) in [
+            (1, 1.0),
+            (2, 2.0),
+            (3, 4.0),
+            (4, 8.0),
+            (5, 10.0),
+            (20, 10.0),
+        ] {
+            for id in 0..50 {
+                let d = backoff(&settings, attempts, id);
+                assert!(d >= base * 0.5 && d < base * 1.5, "{attempts}: {d}");
+            }
+        }
+    }
 }

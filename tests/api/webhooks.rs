@@ -515,3 +515,60 @@ async fn a_session_hook_is_the_accounts_and_deleting_it_drops_its_queue() {
         .await
         .expect_problem(404, "not-found");
 }
+
+#[tokio::test]
+async fn a_server_that_allows_no_private_address_delivers_nothing_there() {
+    // Registered on a server that allows loopback (and delivers nothing itself); delivered by
+    // its twin over the same database, which allows no private address: as if the hook's name
+    // had been pointed at an internal address after it was registered.
+    let app = spawn_app_with(|s| {
+        fast_hooks(s);
+        s.webhooks.worker_in_serve = false;
+    })
+    .await;
+    let _guarded = app
+        .twin_with(|s| {
+            s.webhooks.allow_private = false;
+            s.webhooks.worker_in_serve = true;
+        })
+        .await;
+    let ann = app.register("Ann").await;
+    let bob = app.register("Bob").await;
+    let port = free_port().await;
+    let receiver = Receiver::start(port, 0).await;
+    let mut hooks = vec![];
+    for (url, why) in [
+        (format!("http://127.0.0.1:{port}/a"), "loopback"),
+        (format!("http://localhost:{port}/b"), "localhost"),
+    ] {
+        let made = app
+            .post(
+                "/v1/me/webhooks",
+                &ann,
+                &json!({"url": url, "events": ["game-over"]}),
+            )
+            .await
+            .expect(201);
+        hooks.push((made["id"].as_str().unwrap().to_owned(), why));
+    }
+    let players = [ann.clone(), bob.clone()];
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    app.post(&format!("/v1/games/{game}/resign"), &bob, &json!({}))
+        .await
+        .expect(200);
+    for (hook, why) in &hooks {
+        let mut refused = None;
+        for _ in 0..200 {
+            let rows = deliveries(&app, &ann, hook).await;
+            if let Some(error) = rows.first().and_then(|d| d["last_error"].as_str()) {
+                assert_eq!(rows[0]["status"], "pending", "{rows:?}");
+                refused = Some(error.to_owned());
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let refused = refused.expect("an attempt");
+        assert!(refused.contains(why), "{refused}");
+    }
+    assert!(receiver.received().is_empty(), "{:?}", receiver.received());
+}
