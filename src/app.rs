@@ -17,6 +17,7 @@ use crate::config::{Settings, redact_url};
 use crate::http;
 use crate::notify::inbound::{Envelope, Handler, Limits};
 use crate::notify::transport::Transport;
+use crate::notify::webhooks::HookWorker;
 use crate::notify::worker::Worker;
 use crate::rules::Registry;
 use crate::service::Services;
@@ -130,6 +131,15 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
         versions: Arc::default(),
         hot: Arc::new(crate::service::hot::HotGames::new(settings.hot_games)),
         announcer: crate::service::announce::Announcer::start(pool.clone()),
+        webhooks: crate::service::webhooks::WebhookConfig {
+            key: settings.webhooks.key_or(&key).into(),
+            allow_private: settings.webhooks.allow_private,
+            own_host: settings
+                .public_url
+                .as_deref()
+                .and_then(|u| reqwest::Url::parse(u).ok())
+                .and_then(|u| u.host_str().map(str::to_owned)),
+        },
         pool,
     })
 }
@@ -138,6 +148,7 @@ pub struct Application {
     port: u16,
     server: Server,
     worker: Option<Worker>,
+    hooks: Option<HookWorker>,
     /// The deadline worker's services and poll interval, when it runs in this process.
     deadlines: Option<(Services, u64)>,
     inbound: Option<(tokio::net::TcpListener, Handler, Limits)>,
@@ -156,12 +167,27 @@ pub fn mail_worker(settings: &Settings, services: &Services) -> anyhow::Result<W
     .with_composer(Arc::new(GameMail(services.clone()))))
 }
 
+/// The webhook delivery worker for these settings and services.
+pub fn webhook_worker(settings: &Settings, services: &Services) -> anyhow::Result<HookWorker> {
+    HookWorker::new(
+        services.pool.clone(),
+        settings.webhooks.clone(),
+        services.webhooks.key.clone(),
+        services.webhooks.own_host.clone(),
+    )
+}
+
 impl Application {
     /// Binds `settings.addr` and builds the server over `database_url`.
     pub async fn build(settings: &Settings, database_url: &str) -> anyhow::Result<Application> {
         let services = services(settings, database_url).await?;
         let worker = if settings.mail.worker_in_serve {
             Some(mail_worker(settings, &services)?)
+        } else {
+            None
+        };
+        let hooks = if settings.webhooks.worker_in_serve {
+            Some(webhook_worker(settings, &services)?)
         } else {
             None
         };
@@ -205,6 +231,7 @@ impl Application {
             port,
             server,
             worker,
+            hooks,
             deadlines,
             inbound,
             inbound_port,
@@ -220,7 +247,7 @@ impl Application {
         self.inbound_port
     }
 
-    /// Serves until Ctrl-C or SIGTERM, with the mail worker beside it. On a signal the worker
+    /// Serves until Ctrl-C or SIGTERM, with the mail and webhook workers beside it. On a signal the worker
     /// finishes its batch first, while the HTTP workers (whose runtimes drive the pooled
     /// connections) are still up; then the server stops gracefully.
     pub async fn run(self) -> std::io::Result<()> {
@@ -236,6 +263,7 @@ impl Application {
         let deadlines = self.deadlines.map(|(svc, poll_ms)| {
             tokio::spawn(crate::service::clock::run(svc, poll_ms, stopped.clone()))
         });
+        let hooks = self.hooks.map(|w| tokio::spawn(w.run(stopped.clone())));
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
         let handle = self.server.handle();
         let mut server = std::pin::pin!(self.server);
@@ -249,6 +277,9 @@ impl Application {
         }
         if let Some(worker) = worker {
             let _ = worker.await;
+        }
+        if let Some(hooks) = hooks {
+            let _ = hooks.await;
         }
         if let Some(deadlines) = deadlines {
             let _ = deadlines.await;

@@ -9,8 +9,10 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 
 pub mod limits;
+pub mod webhooks;
 
 pub use limits::LimitSettings;
+pub use webhooks::WebhookSettings;
 
 /// The shortest JWT secret accepted: a shorter HMAC key can be guessed offline from any token.
 pub const MIN_SECRET_BYTES: usize = 32;
@@ -57,6 +59,8 @@ pub struct Settings {
     pub clock: crate::clock::Clock,
     /// Rate limits, per-day mail caps and the password policy.
     pub limits: LimitSettings,
+    /// Webhooks: where deliveries may go, their retries, the key of their secrets.
+    pub webhooks: WebhookSettings,
 }
 
 /// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
@@ -162,6 +166,7 @@ impl fmt::Debug for Settings {
             .field("clock_poll_ms", &self.clock_poll_ms)
             .field("clock", &self.clock)
             .field("limits", &self.limits)
+            .field("webhooks", &self.webhooks)
             .finish()
     }
 }
@@ -198,6 +203,7 @@ impl Default for Settings {
             clock_poll_ms: 1_000,
             clock: crate::clock::Clock::system(),
             limits: LimitSettings::default(),
+            webhooks: WebhookSettings::default(),
         }
     }
 }
@@ -234,6 +240,7 @@ struct FileSettings {
     reply_address: Option<String>,
     clock_poll_ms: Option<u64>,
     limits: Option<limits::FileLimits>,
+    webhooks: Option<webhooks::FileWebhooks>,
 }
 
 impl Settings {
@@ -341,6 +348,9 @@ impl Settings {
         if let Some(l) = f.limits {
             self.limits.apply_file(l);
         }
+        if let Some(w) = f.webhooks {
+            self.webhooks.apply_file(w);
+        }
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -434,7 +444,8 @@ impl Settings {
         if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
             self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;
         }
-        self.limits.apply_env(var)
+        self.limits.apply_env(&var)?;
+        self.webhooks.apply_env(&var)
     }
 
     /// The bare reply address (`local@domain`): configured, or the From header's address.

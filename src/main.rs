@@ -42,7 +42,8 @@ enum Command {
     },
     /// Apply pending database migrations and exit.
     Migrate,
-    /// Send the mail outbox, without serving HTTP (any number may run against one database).
+    /// Send the mail outbox and deliver webhooks, without serving HTTP (any number may run
+    /// against one database).
     Worker,
     /// Refold a game's log from scratch and compare it with its stored snapshot.
     Replay {
@@ -104,12 +105,15 @@ async fn run(
             let svc = services(settings, &url).await?;
             let worker = turnpost::app::mail_worker(settings, &svc)?;
             let (stop, stopped) = tokio::sync::watch::channel(false);
-            let run = tokio::spawn(worker.run(stopped));
+            let hooks = turnpost::app::webhook_worker(settings, &svc)?;
+            let run = tokio::spawn(worker.run(stopped.clone()));
+            let deliver = tokio::spawn(hooks.run(stopped));
             tokio::signal::ctrl_c()
                 .await
                 .context("waiting for Ctrl-C")?;
             let _ = stop.send(true);
             run.await.context("mail worker")?;
+            deliver.await.context("webhook worker")?;
         }
         Command::Migrate => {
             turnpost::store::migrate(&url).await?;

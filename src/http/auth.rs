@@ -20,6 +20,8 @@ pub struct AuthUser {
     pub id: Uuid,
     /// What the caller may do: everything for a session, its scopes for an API token.
     pub scopes: Scopes,
+    /// The API token the caller authenticated with; `None` for a session.
+    pub token: Option<Uuid>,
 }
 
 impl FromRequest for AuthUser {
@@ -35,7 +37,7 @@ impl FromRequest for AuthUser {
                 svc.ok_or_else(|| ApiError::unauthorized("authentication is not configured"))?;
             let bearer = bearer?;
             if api_tokens::is_api_token(&bearer) {
-                let (id, scopes) = api_tokens::authenticate(&svc, &bearer).await?;
+                let (id, scopes, token) = api_tokens::authenticate(&svc, &bearer).await?;
                 if !scopes.allows(needed) {
                     return Err(ServiceError::InsufficientScope(format!(
                         "this API token lacks the scope `{}` this request needs",
@@ -43,13 +45,18 @@ impl FromRequest for AuthUser {
                     ))
                     .into());
                 }
-                return Ok(AuthUser { id, scopes });
+                return Ok(AuthUser {
+                    id,
+                    scopes,
+                    token: Some(token),
+                });
             }
             let session = signed_session(&svc, &bearer)?;
             sessions::check(&svc, session.user, session.version).await?;
             Ok(AuthUser {
                 id: session.user,
                 scopes: Scopes::EVERY,
+                token: None,
             })
         })
     }

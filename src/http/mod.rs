@@ -18,6 +18,7 @@ pub mod rulesets;
 pub mod seats;
 pub mod streams;
 pub mod tokens;
+pub mod webhooks;
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
@@ -81,7 +82,11 @@ where
                 .service(inbound::receive_mail)
                 .service(tokens::create)
                 .service(tokens::list)
-                .service(tokens::revoke),
+                .service(tokens::revoke)
+                .service(webhooks::create)
+                .service(webhooks::list)
+                .service(webhooks::remove)
+                .service(webhooks::deliveries),
         )
 }
 

@@ -22,6 +22,7 @@ use super::routes;
         crate::service::streams::TurnNotice,
         crate::service::streams::GameOverNotice,
         crate::service::streams::InvitationNotice,
+        crate::service::webhooks::WebhookPayload,
     )),
     modifiers(&BearerAuth),
     tags(

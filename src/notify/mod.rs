@@ -1,5 +1,6 @@
 //! Notifications: mail rendered from templates into the outbox (in the transaction that causes
-//! it), and the worker that sends the outbox through a transport (SMTP, `.eml` files, memory).
+//! it), and the worker that sends the outbox through a transport (SMTP, `.eml` files, memory);
+//! webhook deliveries and their worker (`webhooks`).
 
 pub mod inbound;
 pub mod names;
@@ -7,6 +8,7 @@ pub mod picture;
 pub mod reply_text;
 pub mod templates;
 pub mod transport;
+pub mod webhooks;
 pub mod worker;
 
 use futures_util::future::BoxFuture;

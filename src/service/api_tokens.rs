@@ -27,7 +27,8 @@ pub enum Scope {
     Read,
     /// Changes to games: create, join, submit actions, resign, table talk, invitations.
     Play,
-    /// The account: its settings, password, verification mail, logout and its tokens.
+    /// The account: its settings, password, verification mail, logout, its tokens and its
+    /// webhooks.
     Account,
 }
 
@@ -46,12 +47,16 @@ impl Scope {
         Scope::ALL.into_iter().find(|c| c.as_str() == s)
     }
 
-    /// The scope a request needs: the account's tokens, and any change under `/v1/me` or
-    /// `/v1/auth`, need `account`; any other `GET` or `HEAD` needs `read`; any other change
+    /// The scope a request needs: the account's tokens and webhooks, and any change under
+    /// `/v1/me` or `/v1/auth`, need `account`; any other `GET` or `HEAD` needs `read`; any other change
     /// needs `play`.
     pub fn needed(method: &str, path: &str) -> Scope {
         let reading = matches!(method, "GET" | "HEAD");
-        if path == "/v1/me/tokens" || path.starts_with("/v1/me/tokens/") {
+        let own = |base: &str| {
+            path.strip_prefix(base)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        if own("/v1/me/tokens") || own("/v1/me/webhooks") {
             Scope::Account
         } else if reading {
             Scope::Read
@@ -222,7 +227,7 @@ pub async fn list(
     Ok((page.into_iter().map(view).collect(), next))
 }
 
-fn parse_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
+pub(crate) fn parse_cursor(cursor: &str) -> Option<(DateTime<Utc>, Uuid)> {
     let (micros, id) = cursor.split_once('_')?;
     Some((
         DateTime::from_timestamp_micros(micros.parse().ok()?)?,
@@ -240,9 +245,9 @@ pub async fn revoke(svc: &Services, user: Uuid, id: Uuid) -> Result<()> {
     }
 }
 
-/// The account and scopes of a bearer token of this kind, if it is one of ours and not
-/// revoked; its use is recorded (to the minute).
-pub async fn authenticate(svc: &Services, bearer: &str) -> Result<(Uuid, Scopes)> {
+/// The account and scopes of a bearer token of this kind, and the token's id, if it is one of
+/// ours and not revoked; its use is recorded (to the minute).
+pub async fn authenticate(svc: &Services, bearer: &str) -> Result<(Uuid, Scopes, Uuid)> {
     let bad = || ServiceError::BadToken("this API token is not valid (revoked, or never made)");
     let id = bearer
         .strip_prefix(PREFIX)
@@ -263,7 +268,7 @@ pub async fn authenticate(svc: &Services, bearer: &str) -> Result<(Uuid, Scopes)
         .iter()
         .filter_map(|s| Scope::parse(s))
         .collect();
-    Ok((token.user_id, Scopes::of(&scopes)))
+    Ok((token.user_id, Scopes::of(&scopes), token.id))
 }
 
 #[cfg(test)]
@@ -284,6 +289,11 @@ mod tests {
             ("POST", "/v1/auth/logout", Scope::Account),
             ("GET", "/v1/me/tokens", Scope::Account),
             ("DELETE", "/v1/me/tokens/x", Scope::Account),
+            ("GET", "/v1/me/webhooks", Scope::Account),
+            ("GET", "/v1/me/webhooks/x/deliveries", Scope::Account),
+            ("POST", "/v1/me/webhooks", Scope::Account),
+            ("DELETE", "/v1/me/webhooks/x", Scope::Account),
+            ("GET", "/v1/me/webhooksx", Scope::Read),
         ] {
             assert_eq!(Scope::needed(method, path), scope, "{method} {path}");
         }

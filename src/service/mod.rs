@@ -18,6 +18,7 @@ pub mod streams;
 pub mod submit;
 pub mod users;
 pub mod views;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -45,6 +46,8 @@ pub struct Services {
     pub hot: Arc<hot::HotGames>,
     /// Announces turns committed outside a transaction of their own ([`announce`]).
     pub announcer: announce::Announcer,
+    /// Where webhooks may point, and the key of their secrets ([`webhooks`]).
+    pub webhooks: webhooks::WebhookConfig,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.

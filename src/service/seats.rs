@@ -241,8 +241,12 @@ pub async fn abort(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView
                 .collect();
             game.status = status.as_str().into();
             game.to_act = to_act;
+            game.version = version;
+            game.outcome = None;
             let mail = super::mail::game_mail(svc, game, players, users, &notices)?;
             store::outbox::enqueue(conn, &mail).await?;
+            let hooks = super::webhooks::events_json(game, players, &notices, now)?;
+            store::webhooks::queue(conn, &hooks).await?;
         }
         game.status = status.as_str().into();
         game.version = version;

@@ -1,7 +1,7 @@
 //! Submitting actions: one transaction that locks the game, checks the version, applies the
 //! actions and the chance steps that follow, appends them, writes the snapshot, enqueues
-//! mail for the seats that now have to act and queues a `NOTIFY` (all four writes are one
-//! statement, `store::games::save_turn`), and commits; PostgreSQL delivers the notification to
+//! mail and webhook deliveries for the seats that now have to act and queues a `NOTIFY` (all
+//! these writes are one statement, `store::games::save_turn`), and commits; PostgreSQL delivers the notification to
 //! listeners at the commit, and only if it commits.
 
 use std::time::Instant;
@@ -228,7 +228,8 @@ impl Play {
     }
 
     /// Writes everything to the store: the entries (plus an `ended` entry if the game is
-    /// over), the snapshot, and mail for `notices` plus the seats that newly have to act.
+    /// over), the snapshot, and mail and webhook events (`your-turn`, `game-over`) for
+    /// `notices` plus the seats that newly have to act.
     pub async fn commit(
         &mut self,
         svc: &Services,
@@ -302,6 +303,7 @@ impl Play {
         game.updated_at = self.now;
         game.waiting_since = waiting_since;
         let mail = super::mail::game_mail(svc, game, players, users, &notices)?;
+        let hooks = super::webhooks::events_json(game, players, &notices, self.now)?;
         let change = GameUpdate {
             status: status.as_str(),
             version,
@@ -320,6 +322,7 @@ impl Play {
             &mail,
             (!self.standalone).then_some(NOTIFY_CHANNEL),
             &format!("{}:{version}", game.id),
+            &hooks,
         )
         .await?;
         if !saved {

@@ -143,10 +143,10 @@ fn with_users(
 #[allow(clippy::too_many_arguments)]
 mod sql {
     diesel::define_sql_function! {
-        /// migrations/2026-11-24-000002_optimistic_turn and 2026-11-29-000050_notify_after_commit:
-        /// a turn's game row (if it is still at version `expected`), entries, outbox rows and,
-        /// when `channel` is not NULL, `NOTIFY`; false, writing nothing, if the row is gone or at
-        /// another version.
+        /// migrations/2026-11-24-000002_optimistic_turn, 2026-11-29-000050_notify_after_commit
+        /// and 2026-12-01-000019_webhooks: a turn's game row (if it is still at version
+        /// `expected`), entries, outbox rows, webhook deliveries and, when `channel` is not
+        /// NULL, `NOTIFY`; false, writing nothing, if the row is gone or at another version.
         fn turnpost_save_turn(
             game: diesel::sql_types::Uuid,
             expected: diesel::sql_types::BigInt,
@@ -161,6 +161,7 @@ mod sql {
             mail: diesel::sql_types::Text,
             channel: diesel::sql_types::Nullable<diesel::sql_types::Text>,
             payload: diesel::sql_types::Text,
+            hooks: diesel::sql_types::Text,
         ) -> diesel::sql_types::Bool;
     }
 }
@@ -168,7 +169,9 @@ use sql::turnpost_save_turn;
 
 /// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
 /// prepares once per connection): the game row, if it is still at version `expected`, then
-/// the new log entries, the outbox rows, and, when `channel` is given, a `NOTIFY` on it that
+/// the new log entries, the outbox rows, the webhook deliveries of `hooks` (a JSON array for
+/// `turnpost_queue_webhooks`: one INSERT when it is not empty), and, when `channel` is given,
+/// a `NOTIFY` on it that
 /// PostgreSQL delivers when (and only if) the transaction commits. `Ok(false)`, with nothing
 /// written, when the game is gone or another turn was committed since `expected`. One
 /// statement is one atomic transaction, so a caller outside a transaction needs no lock (and
@@ -183,6 +186,7 @@ pub async fn save_turn(
     mail: &[NewOutbox],
     channel: Option<&str>,
     payload: &str,
+    hooks: &str,
 ) -> QueryResult<bool> {
     let json = |e: serde_json::Error| diesel::result::Error::SerializationError(Box::new(e));
     let entries = serde_json::to_string(entries).map_err(json)?;
@@ -201,6 +205,7 @@ pub async fn save_turn(
         mail,
         channel,
         payload,
+        hooks,
     ))
     .get_result::<bool>(conn)
     .await

@@ -18,6 +18,7 @@ pub mod models;
 pub mod outbox;
 pub mod schema;
 pub mod users;
+pub mod webhooks;
 
 use anyhow::Context;
 use diesel::Connection;

@@ -170,7 +170,44 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhooks (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        token_id -> Nullable<Uuid>,
+        url -> Text,
+        events -> Array<Text>,
+        secret_salt -> Bytea,
+        created_at -> Timestamptz,
+        last_delivery_at -> Nullable<Timestamptz>,
+        last_failure_at -> Nullable<Timestamptz>,
+        delivered -> Int8,
+        failed_attempts -> Int8,
+        given_up -> Int8,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Int8,
+        webhook_id -> Uuid,
+        event_id -> Uuid,
+        event -> Text,
+        payload -> Jsonb,
+        status -> Text,
+        attempts -> Int4,
+        next_attempt_at -> Timestamptz,
+        lease_until -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        delivered_at -> Nullable<Timestamptz>,
+        last_status -> Nullable<Int4>,
+        last_error -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(webhooks -> users (user_id));
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
 diesel::joinable!(seats -> games (game_id));
 diesel::joinable!(seats -> users (user_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -187,5 +224,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     inbound_mail,
     deadlines,
     messages,
-    api_tokens
+    api_tokens,
+    webhooks,
+    webhook_deliveries
 );

@@ -122,9 +122,15 @@ impl TestApp {
     /// A second server over the same database with the same secrets, as a second process of
     /// a scaled-out deployment would be (its own port, data directory and memory).
     pub async fn twin(&self) -> TestApp {
+        self.twin_with(|_| {}).await
+    }
+
+    /// [`Self::twin`] with its settings changed by `tweak` (a process configured otherwise).
+    pub async fn twin_with(&self, tweak: impl FnOnce(&mut Settings)) -> TestApp {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let mut settings = self.settings.clone();
         settings.data_dir = data_dir.path().to_path_buf();
+        tweak(&mut settings);
         let app = Application::build(&settings, &self.database_url)
             .await
             .expect("build the second application");

@@ -29,4 +29,5 @@ mod streams;
 mod talk;
 mod tokens;
 mod web;
+mod webhooks;
 mod wiz_war;
