@@ -5,6 +5,7 @@ mod bad_input;
 mod browser;
 mod clocks;
 mod cluster;
+mod cors;
 mod crash;
 mod games;
 mod garden_gnomes;
