@@ -202,7 +202,7 @@ pub async fn create(
     params(ListQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 422, description = "`invalid-request`: a cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: `cursor` is not one this list gave, or `limit` is not between 1 and 200", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

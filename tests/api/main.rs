@@ -19,6 +19,7 @@ mod mailbox;
 mod monsters_and_magic;
 mod notify;
 mod openapi;
+mod pagination;
 mod play;
 mod play_by_mail;
 mod pool;
