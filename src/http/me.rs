@@ -6,8 +6,9 @@ use utoipa::IntoParams;
 use super::auth::AuthUser;
 use super::games::{ListQuery, clamp_limit};
 use super::problem::{ApiError, Problem};
+use crate::service::export;
 use crate::service::games::GameStatus;
-use crate::service::views::{GameList, UserView};
+use crate::service::views::{GameExport, GameList, UserView};
 use crate::service::{Services, games, users};
 
 /// The caller's account.
@@ -105,4 +106,67 @@ pub async fn my_turns(
     Ok(web::Json(
         games::my_turns(&svc, user.id, query.cursor.as_deref(), limit).await?,
     ))
+}
+
+/// Games per page of `GET /v1/me/games/export`: what it holds in memory at a time.
+pub const EXPORT_PAGE: i64 = 10;
+
+/// The caller's games that are over (finished or abandoned), newest first, as NDJSON: one
+/// `GameExport` document (as `exportGame` gives it) per line. Streamed a few games at a time,
+/// so an account with many games costs the server no more memory than one with few; if the
+/// server fails midway the connection is cut before the end of the body, never closed as if
+/// complete.
+#[utoipa::path(
+    tag = "me",
+    operation_id = "exportMyGames",
+    responses(
+        (status = 200, description = "NDJSON: one `GameExport` document (the schema of `exportGame`'s answer) per line, each line ending in `\\n`; an empty body for an account without a game that is over", body = String, content_type = "application/x-ndjson"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/me/games/export")]
+pub async fn export_my_games(
+    svc: web::Data<Services>,
+    user: AuthUser,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    // The first page before the answer starts: a failure now is still a problem.
+    let (first, next) = export::of_user(&svc, user.id, None, EXPORT_PAGE).await?;
+    enum Step {
+        Send(Vec<GameExport>, Option<String>),
+        Fetch(String),
+        Done,
+    }
+    let user = user.id;
+    let lines = futures_util::stream::unfold(Step::Send(first, next), move |step| {
+        let svc = svc.clone();
+        async move {
+            let (docs, next) = match step {
+                Step::Done => return None,
+                Step::Send(docs, next) => (docs, next),
+                Step::Fetch(cursor) => {
+                    match export::of_user(&svc, user, Some(&cursor), EXPORT_PAGE).await {
+                        Ok(page) => page,
+                        Err(e) => {
+                            tracing::error!(error = %e, "exporting an account's games");
+                            let cut = std::io::Error::other("the export failed midway");
+                            return Some((Err(actix_web::Error::from(cut)), Step::Done));
+                        }
+                    }
+                }
+            };
+            let mut chunk = Vec::new();
+            for doc in &docs {
+                if let Err(e) = serde_json::to_writer(&mut chunk, doc) {
+                    let cut = std::io::Error::other(e);
+                    return Some((Err(actix_web::Error::from(cut)), Step::Done));
+                }
+                chunk.push(b'\n');
+            }
+            let then = next.map_or(Step::Done, Step::Fetch);
+            Some((Ok(actix_web::web::Bytes::from(chunk)), then))
+        }
+    });
+    Ok(actix_web::HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .streaming(lines))
 }

@@ -86,7 +86,7 @@ pub fn game_view_with(game: &Game, players: &[SeatPlayer], deadlines: &[Deadline
         seats,
         to_act: game.to_act.clone(),
         seed_sha256: game.seed_sha256.clone(),
-        seed: (game.status() == GameStatus::Finished).then(|| hex::encode(&game.seed)),
+        seed: is_over(game).then(|| hex::encode(&game.seed)),
         outcome: outcome_view(&game.outcome),
         created_at: game.created_at,
         updated_at: game.updated_at,
@@ -454,9 +454,16 @@ pub async fn my_turns(
     })
 }
 
+/// Whether the game is over: finished, or abandoned (every player voted to abort). Then
+/// nothing in it is secret any more: its seed is revealed (the `aborted` entry of an abandoned
+/// game carries it too) and everybody reads its whole log.
+pub fn is_over(game: &Game) -> bool {
+    matches!(game.status(), GameStatus::Finished | GameStatus::Abandoned)
+}
+
 /// Who the caller is at this table.
 pub fn viewer_of(game: &Game, seat: Option<i32>) -> Viewer {
-    if game.status() == GameStatus::Finished {
+    if is_over(game) {
         return Viewer::Everyone;
     }
     match seat.and_then(|s| usize::try_from(s).ok()) {

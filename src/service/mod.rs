@@ -5,6 +5,7 @@ pub mod api_tokens;
 pub mod chance;
 pub mod clock;
 pub mod cursor;
+pub mod export;
 pub mod games;
 pub mod hot;
 pub mod inbound;

@@ -7,6 +7,7 @@ mod clocks;
 mod cluster;
 mod cors;
 mod crash;
+mod export;
 mod games;
 mod garden_gnomes;
 mod gnomes_and_wizards;
