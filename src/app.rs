@@ -226,6 +226,7 @@ impl Application {
             streams,
             settings.body_limit,
             std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
+            settings.cors_origins.clone(),
         )?;
         Ok(Application {
             port,
@@ -357,6 +358,7 @@ fn server(
     streams: http::streams::StreamConfig,
     body_limit: usize,
     body_timeout: std::time::Duration,
+    cors_origins: Vec<String>,
 ) -> anyhow::Result<Server> {
     let data = web::Data::new(services);
     let live = web::Data::new(live);
@@ -369,6 +371,12 @@ fn server(
                     http::deadline::body_deadline,
                 ))
                 .app_data(web::Data::new(http::deadline::BodyTimeout(body_timeout)))
+                // CORS for the configured origins only (none: not there at all); inside the
+                // problem handlers, so a refused preflight is a problem like any other error.
+                .wrap(actix_web::middleware::Condition::new(
+                    !cors_origins.is_empty(),
+                    http::cors::middleware(&cors_origins),
+                ))
                 .wrap(http::problem_errors())
                 // On every response unless it says otherwise: nothing is sniffed, no address
                 // (with its tokens) leaks to other sites, and nothing is kept by caches (API

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Deserialize;
 
+pub mod cors;
 pub mod limits;
 pub mod webhooks;
 
@@ -61,6 +62,9 @@ pub struct Settings {
     pub limits: LimitSettings,
     /// Webhooks: where deliveries may go, their retries, the key of their secrets.
     pub webhooks: WebhookSettings,
+    /// The origins whose pages may call the API from a browser (`TURNPOST_CORS_ORIGINS`,
+    /// comma-separated), each as a browser sends it (see [`cors`]). Empty: no CORS headers.
+    pub cors_origins: Vec<String>,
 }
 
 /// How replies reach Turnpost: the built-in SMTP listener and/or `POST /v1/inbound/mail`.
@@ -167,6 +171,7 @@ impl fmt::Debug for Settings {
             .field("clock", &self.clock)
             .field("limits", &self.limits)
             .field("webhooks", &self.webhooks)
+            .field("cors_origins", &self.cors_origins)
             .finish()
     }
 }
@@ -204,6 +209,7 @@ impl Default for Settings {
             clock: crate::clock::Clock::system(),
             limits: LimitSettings::default(),
             webhooks: WebhookSettings::default(),
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -241,6 +247,15 @@ struct FileSettings {
     clock_poll_ms: Option<u64>,
     limits: Option<limits::FileLimits>,
     webhooks: Option<webhooks::FileWebhooks>,
+    /// A list of origins, or one string of them separated by commas.
+    cors_origins: Option<OneOrMany>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
 }
 
 impl Settings {
@@ -253,7 +268,8 @@ impl Settings {
                 .with_context(|| format!("reading {}", path.display()))?;
             let file: FileSettings =
                 toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
-            s.apply_file(file);
+            s.apply_file(file)
+                .with_context(|| format!("in {}", path.display()))?;
         } else if config_file.is_some() {
             bail!("config file {} does not exist", path.display());
         }
@@ -261,7 +277,7 @@ impl Settings {
         Ok(s)
     }
 
-    fn apply_file(&mut self, f: FileSettings) {
+    fn apply_file(&mut self, f: FileSettings) -> anyhow::Result<()> {
         if let Some(v) = f.addr {
             self.addr = v;
         }
@@ -351,6 +367,14 @@ impl Settings {
         if let Some(w) = f.webhooks {
             self.webhooks.apply_file(w);
         }
+        if let Some(origins) = f.cors_origins {
+            let list = match origins {
+                OneOrMany::One(s) => s,
+                OneOrMany::Many(v) => v.join(","),
+            };
+            self.cors_origins = cors::parse_origins(&list)?;
+        }
+        Ok(())
     }
 
     fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
@@ -443,6 +467,9 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
             self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_CORS_ORIGINS") {
+            self.cors_origins = cors::parse_origins(&v)?;
         }
         self.limits.apply_env(&var)?;
         self.webhooks.apply_env(&var)
@@ -560,6 +587,34 @@ mod tests {
             .apply_env(|k| (k == "TURNPOST_BODY_LIMIT").then(|| "lots".into()))
             .unwrap_err();
         assert!(err.to_string().contains("TURNPOST_BODY_LIMIT"));
+    }
+
+    /// Issue 19: CORS for configured origins, checked at start-up.
+    #[test]
+    fn cors_origins_come_from_the_environment_and_a_bad_one_stops_the_start() {
+        let mut s = Settings::default();
+        assert!(s.cors_origins.is_empty(), "no CORS unless configured");
+        s.apply_env(|k| {
+            (k == "TURNPOST_CORS_ORIGINS")
+                .then(|| "https://play.example, http://localhost:3000".into())
+        })
+        .unwrap();
+        assert_eq!(
+            s.cors_origins,
+            ["https://play.example", "http://localhost:3000"]
+        );
+        let err = s
+            .apply_env(|k| (k == "TURNPOST_CORS_ORIGINS").then(|| "https://ok.test,*".into()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("TURNPOST_CORS_ORIGINS"), "{err}");
+        let file: FileSettings =
+            toml::from_str(r#"cors_origins = ["https://a.test", "https://b.test:8443"]"#).unwrap();
+        let mut s = Settings::default();
+        s.apply_file(file).unwrap();
+        assert_eq!(s.cors_origins, ["https://a.test", "https://b.test:8443"]);
+        let file: FileSettings = toml::from_str(r#"cors_origins = "https://a.test/x""#).unwrap();
+        assert!(Settings::default().apply_file(file).is_err());
     }
 
     /// Issue 20: "a minimum secret length".

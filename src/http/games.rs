@@ -11,7 +11,7 @@ use super::auth::AuthUser;
 use super::problem::{ApiError, Problem};
 use crate::service::clock::ClockSettings;
 use crate::service::submit::{self, Idempotency};
-use crate::service::views::{EventPage, GameList, GameView, StateView, SubmitResult};
+use crate::service::views::{EventPage, GameExport, GameList, GameView, StateView, SubmitResult};
 use crate::service::{Services, games};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -202,7 +202,7 @@ pub async fn create(
     params(ListQuery),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 422, description = "`invalid-request`: a cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: `cursor` is not one this list gave, or `limit` is not between 1 and 200", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]
@@ -423,4 +423,30 @@ pub async fn events(
             ));
         }
     }
+}
+
+/// A game that is over (finished or abandoned), as one document: ruleset, options, players,
+/// times, outcome, the revealed seed with its published SHA-256, and the whole log with
+/// nothing redacted. Any signed-in account may export any game that is over, as it may read
+/// its log.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "exportGame",
+    params(("id" = Uuid, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The game's record", body = GameExport),
+        (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`game-status`: the game is not over yet (open or active)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/games/{id}/export")]
+pub async fn export(
+    svc: web::Data<Services>,
+    _user: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<web::Json<GameExport>, ApiError> {
+    Ok(web::Json(
+        crate::service::export::game(&svc, id.into_inner()).await?,
+    ))
 }

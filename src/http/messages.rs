@@ -75,7 +75,7 @@ pub async fn post(
         (status = 200, description = "A page of messages", body = MessagePage),
         (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: a cursor this service did not give out", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: `cursor` is not one this list gave, or `limit` is not between 1 and 200", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

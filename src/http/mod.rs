@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod client;
+pub mod cors;
 pub mod deadline;
 pub mod games;
 pub mod health;
@@ -56,6 +57,7 @@ where
                 .service(games::state)
                 .service(games::actions)
                 .service(games::events)
+                .service(games::export)
                 .service(streams::game_stream)
                 .service(messages::post)
                 .service(messages::list)
@@ -68,6 +70,7 @@ where
                 .service(seats::end_vacation)
                 .service(me::me)
                 .service(me::my_games)
+                .service(me::export_my_games)
                 .service(me::my_turns)
                 .service(streams::my_stream)
                 .service(mail::resend_verification)
@@ -175,12 +178,26 @@ pub fn problem_errors<B: MessageBody + 'static>() -> ErrorHandlers<B> {
                     "Something went wrong on our side; it has been logged.",
                 ),
             };
-            let (req, _) = res.into_parts();
+            let (req, bare) = res.into_parts();
+            let mut response = page.error_response();
+            keep_cors_headers(bare.headers(), response.headers_mut());
             return Ok(ErrorHandlerResponse::Response(
-                ServiceResponse::new(req, page.error_response()).map_into_right_body(),
+                ServiceResponse::new(req, response).map_into_right_body(),
             ));
         }
+        let preflight = res.request().method() == actix_web::http::Method::OPTIONS
+            && res
+                .request()
+                .headers()
+                .contains_key(actix_web::http::header::ACCESS_CONTROL_REQUEST_METHOD);
         let api = match status {
+            StatusCode::BAD_REQUEST if preflight => ApiError::new(
+                status,
+                "bad-request",
+                "Cross-origin request refused",
+                "this origin may not call the API from a browser, or not with this method or \
+                 these headers",
+            ),
             StatusCode::NOT_FOUND => ApiError::not_found("no such resource"),
             StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
                 status,
@@ -201,10 +218,24 @@ pub fn problem_errors<B: MessageBody + 'static>() -> ErrorHandlers<B> {
                 "something went wrong on our side; it has been logged",
             ),
         };
-        let (req, _) = res.into_parts();
-        let response: HttpResponse<BoxBody> = api.error_response();
+        let (req, bare) = res.into_parts();
+        let mut response: HttpResponse<BoxBody> = api.error_response();
+        keep_cors_headers(bare.headers(), response.headers_mut());
         Ok(ErrorHandlerResponse::Response(
             ServiceResponse::new(req, response).map_into_right_body(),
         ))
     })
+}
+
+/// The CORS headers (and `Vary`) of a bare error, carried over to the problem that replaces
+/// it: a page of an allowed origin can read why it was refused.
+fn keep_cors_headers(
+    from: &actix_web::http::header::HeaderMap,
+    to: &mut actix_web::http::header::HeaderMap,
+) {
+    for (name, value) in from {
+        if name.as_str().starts_with("access-control-") || name == actix_web::http::header::VARY {
+            to.append(name.clone(), value.clone());
+        }
+    }
 }

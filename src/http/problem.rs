@@ -262,6 +262,7 @@ impl From<ServiceError> for ApiError {
         let e = e.classified();
         let detail = e.to_string();
         match e {
+            ServiceError::BadCursor(_) => ApiError::bad_request(detail),
             ServiceError::Invalid(_) => ApiError::new(
                 S::UNPROCESSABLE_ENTITY,
                 "invalid-request",

@@ -62,7 +62,7 @@ pub async fn create(
     responses(
         (status = 200, description = "A page of the caller's tokens", body = ApiTokenList),
         (status = 403, description = "`insufficient-scope`: the caller is an API token without the scope `account`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: `cursor` is not one this list gave", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: `cursor` is not one this list gave, or `limit` is not between 1 and 200", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -16,7 +16,8 @@ use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::{Game as Ruleset, Viewer};
 use crate::store::clocks::Deadline;
-use crate::store::models::{Event, Game, GameStatus, GameUpdate, NewGame, Seat, SeatPlayer};
+pub use crate::store::models::GameStatus;
+use crate::store::models::{Event, Game, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
@@ -85,7 +86,7 @@ pub fn game_view_with(game: &Game, players: &[SeatPlayer], deadlines: &[Deadline
         seats,
         to_act: game.to_act.clone(),
         seed_sha256: game.seed_sha256.clone(),
-        seed: (game.status() == GameStatus::Finished).then(|| hex::encode(&game.seed)),
+        seed: is_over(game).then(|| hex::encode(&game.seed)),
         outcome: outcome_view(&game.outcome),
         created_at: game.created_at,
         updated_at: game.updated_at,
@@ -400,56 +401,69 @@ pub async fn deadlines_of(conn: &mut Conn, game: &Game) -> Result<Vec<Deadline>>
     Ok(store::clocks::deadlines_of(conn, game.id).await?)
 }
 
-/// Cursor of the open-games list: `<created_at micros>_<id>`.
-fn parse_cursor(cursor: &str) -> Result<(DateTime<Utc>, Uuid)> {
-    let bad = || ServiceError::Invalid("cursor is not one this service gave out".into());
-    let (micros, id) = cursor.split_once('_').ok_or_else(bad)?;
-    let at = micros
-        .parse::<i64>()
-        .ok()
-        .and_then(DateTime::from_timestamp_micros)
-        .ok_or_else(bad)?;
-    Ok((at, id.parse().map_err(|_| bad())?))
-}
-
+/// `GET /v1/games`: open games (and active ones with a seat to take over), oldest first.
 pub async fn list_open(svc: &Services, cursor: Option<&str>, limit: i64) -> Result<GameList> {
-    let after = cursor.map(parse_cursor).transpose()?;
+    let after = cursor.map(super::cursor::decode).transpose()?;
     let mut conn = svc.conn().await?;
-    let games = store::games::list_open(&mut conn, after, limit).await?;
-    let next = (games.len() as i64 == limit)
-        .then(|| {
-            games
-                .last()
-                .map(|g| format!("{}_{}", g.created_at.timestamp_micros(), g.id))
-        })
-        .flatten();
+    let rows = store::games::list_open(&mut conn, after, limit + 1).await?;
+    let (games, next) =
+        super::cursor::page(rows, limit, |g| super::cursor::encode(g.created_at, g.id));
     Ok(GameList {
         games: views_of(&mut conn, games).await?,
         next,
     })
 }
 
-pub async fn mine(svc: &Services, user: Uuid) -> Result<GameList> {
+/// `GET /v1/me/games`: the games in which `user` holds a seat, newest first, of these
+/// statuses (all when empty).
+pub async fn mine(
+    svc: &Services,
+    user: Uuid,
+    statuses: &[GameStatus],
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<GameList> {
+    let before = cursor.map(super::cursor::decode).transpose()?;
+    let statuses: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
     let mut conn = svc.conn().await?;
-    let games = store::games::of_user(&mut conn, user).await?;
+    let rows = store::games::of_user(&mut conn, user, &statuses, before, limit + 1).await?;
+    let (games, next) =
+        super::cursor::page(rows, limit, |g| super::cursor::encode(g.created_at, g.id));
     Ok(GameList {
         games: views_of(&mut conn, games).await?,
-        next: None,
+        next,
     })
 }
 
-pub async fn my_turns(svc: &Services, user: Uuid) -> Result<GameList> {
+/// `GET /v1/me/turns`: the active games waiting on `user`, longest wait first.
+pub async fn my_turns(
+    svc: &Services,
+    user: Uuid,
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<GameList> {
+    let after = cursor.map(super::cursor::decode).transpose()?;
     let mut conn = svc.conn().await?;
-    let games = store::games::waiting_on(&mut conn, user).await?;
+    let rows = store::games::waiting_on(&mut conn, user, after, limit + 1).await?;
+    let (games, next) = super::cursor::page(rows, limit, |g| {
+        super::cursor::encode(g.waiting_since.unwrap_or(g.created_at), g.id)
+    });
     Ok(GameList {
         games: views_of(&mut conn, games).await?,
-        next: None,
+        next,
     })
+}
+
+/// Whether the game is over: finished, or abandoned (every player voted to abort). Then
+/// nothing in it is secret any more: its seed is revealed (the `aborted` entry of an abandoned
+/// game carries it too) and everybody reads its whole log.
+pub fn is_over(game: &Game) -> bool {
+    matches!(game.status(), GameStatus::Finished | GameStatus::Abandoned)
 }
 
 /// Who the caller is at this table.
 pub fn viewer_of(game: &Game, seat: Option<i32>) -> Viewer {
-    if game.status() == GameStatus::Finished {
+    if is_over(game) {
         return Viewer::Everyone;
     }
     match seat.and_then(|s| usize::try_from(s).ok()) {

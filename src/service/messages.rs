@@ -236,9 +236,11 @@ pub async fn list(
 ) -> Result<MessagePage> {
     let after = match cursor.map(str::trim).filter(|c| !c.is_empty()) {
         None => 0,
-        Some(c) => c.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
-            ServiceError::Invalid("cursor is not one this service gave out".into())
-        })?,
+        Some(c) => c
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(super::cursor::bad)?,
     };
     let mut conn = svc.conn().await?;
     let (_, players) = store::games::get_with_players(&mut conn, game_id)

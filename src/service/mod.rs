@@ -4,6 +4,8 @@ pub mod announce;
 pub mod api_tokens;
 pub mod chance;
 pub mod clock;
+pub mod cursor;
+pub mod export;
 pub mod games;
 pub mod hot;
 pub mod inbound;
@@ -55,6 +57,9 @@ pub struct Services {
 pub enum ServiceError {
     #[error("{0}")]
     Invalid(String),
+    /// A list's `cursor` that it did not give out (a query parameter that cannot be read).
+    #[error("{0}")]
+    BadCursor(String),
     #[error("unknown ruleset {0:?}")]
     UnknownRuleset(String),
     #[error("{0}")]

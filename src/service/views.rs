@@ -49,7 +49,7 @@ pub struct GameView {
     pub to_act: Vec<i32>,
     /// SHA-256 (hex) of the game's secret seed, published before any chance step.
     pub seed_sha256: String,
-    /// The seed (hex), revealed once the game is finished.
+    /// The seed (hex), revealed once the game is over (finished or abandoned).
     pub seed: Option<String>,
     pub outcome: Option<OutcomeView>,
     pub created_at: DateTime<Utc>,
@@ -205,4 +205,50 @@ pub struct MessagePage {
     /// Pass as `cursor` for the next page; `null` when there is nothing more now (to follow
     /// the talk later, pass the last message's `id`).
     pub next: Option<String>,
+}
+
+/// A seat of a finished game, in its export.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ExportPlayer {
+    pub seat: i32,
+    /// The player's account; `null` for a seat of the built-in bot.
+    pub user_id: Option<Uuid>,
+    pub display_name: String,
+    /// The built-in bot held this seat from the start.
+    pub bot: bool,
+    /// The built-in bot played this seat at the end (a bot seat, or a player who was absent or
+    /// resigned).
+    pub played_by_bot: bool,
+}
+
+/// A finished game's whole record, as one document (`GET /v1/games/{id}/export`, and each line
+/// of `GET /v1/me/games/export`): everything needed to check and replay it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameExport {
+    /// The version of this document's shape (1).
+    pub format: i32,
+    pub id: Uuid,
+    pub ruleset: String,
+    /// The ruleset's options, as the game was played (defaults filled in).
+    pub options: Value,
+    /// `finished` (played to its end) or `abandoned` (every player voted to abort).
+    pub status: String,
+    pub players: Vec<ExportPlayer>,
+    /// The game's clock; `null` for a game without deadlines.
+    pub clock: Option<crate::service::clock::ClockSettings>,
+    pub created_at: DateTime<Utc>,
+    /// When the last log entry was written.
+    pub ended_at: DateTime<Utc>,
+    /// How it ended; `null` for an abandoned game.
+    pub outcome: Option<OutcomeView>,
+    /// SHA-256 (hex) of the seed, as published when the game was created.
+    pub seed_sha256: String,
+    /// The seed (hex): `sha256(seed) == seed_sha256`, and every chance entry of `log` can be
+    /// drawn again from it and the entry's `seq` (see the README).
+    pub seed: String,
+    /// The seq of the last entry (the length of `log`).
+    pub version: i64,
+    /// The whole log, from seq 1, nothing redacted: as the events list gives it once the game
+    /// is over.
+    pub log: Vec<EventView>,
 }

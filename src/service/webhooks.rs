@@ -232,23 +232,13 @@ pub async fn list(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<(Vec<WebhookView>, Option<String>)> {
-    let before = match cursor {
-        None => None,
-        Some(cursor) => Some(super::api_tokens::parse_cursor(cursor).ok_or_else(|| {
-            ServiceError::Invalid("`cursor` is not a cursor this list gave".into())
-        })?),
-    };
+    let before = cursor.map(super::cursor::decode).transpose()?;
     let mut conn = svc.conn().await?;
     let rows = store::webhooks::of_user(&mut conn, user, before, limit + 1).await?;
-    let more = rows.len() as i64 > limit;
-    let page: Vec<&(Webhook, bool)> = rows.iter().take(limit as usize).collect();
-    let next = if more {
-        page.last()
-            .map(|(h, _)| format!("{}_{}", h.created_at.timestamp_micros(), h.id.simple()))
-    } else {
-        None
-    };
-    Ok((page.into_iter().map(|(h, r)| view(h, *r)).collect(), next))
+    let (page, next) = super::cursor::page(rows, limit, |(h, _): &(Webhook, bool)| {
+        super::cursor::encode(h.created_at, h.id)
+    });
+    Ok((page.iter().map(|(h, r)| view(h, *r)).collect(), next))
 }
 
 /// Deletes the account's hook `id`, with its queued deliveries.
@@ -270,24 +260,15 @@ pub async fn deliveries(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<(Vec<DeliveryView>, Option<String>)> {
-    let before = match cursor {
-        None => None,
-        Some(cursor) => Some(cursor.parse::<i64>().map_err(|_| {
-            ServiceError::Invalid("`cursor` is not a cursor this list gave".into())
-        })?),
-    };
+    let before = cursor
+        .map(|c| c.parse::<i64>().map_err(|_| super::cursor::bad()))
+        .transpose()?;
     let mut conn = svc.conn().await?;
     store::webhooks::get(&mut conn, user, id)
         .await?
         .ok_or(ServiceError::NotFound("webhook"))?;
     let rows = store::webhooks::deliveries(&mut conn, id, before, limit + 1).await?;
-    let more = rows.len() as i64 > limit;
-    let page: Vec<Delivery> = rows.into_iter().take(limit as usize).collect();
-    let next = if more {
-        page.last().map(|d| d.id.to_string())
-    } else {
-        None
-    };
+    let (page, next) = super::cursor::page(rows, limit, |d: &Delivery| d.id.to_string());
     Ok((page.into_iter().map(delivery_view).collect(), next))
 }
 

@@ -331,30 +331,69 @@ pub async fn list_open(
     query.load(conn).await
 }
 
-/// Games in which `user` holds a seat, most recently changed first.
-pub async fn of_user(conn: &mut Conn, user: Uuid) -> QueryResult<Vec<Game>> {
-    games::table
+/// Games in which `user` holds a seat, newest first (by creation, then id: keys that never
+/// change, so walking the pages skips and repeats nothing), of these statuses (all when
+/// empty), `limit` at most, after the cursor `(created_at, id)`.
+pub async fn of_user(
+    conn: &mut Conn,
+    user: Uuid,
+    statuses: &[&str],
+    before: Option<(chrono::DateTime<chrono::Utc>, Uuid)>,
+    limit: i64,
+) -> QueryResult<Vec<Game>> {
+    let mut query = games::table
         .inner_join(seats::table)
         .filter(seats::user_id.eq(user))
-        .order(games::updated_at.desc())
+        .order((games::created_at.desc(), games::id.desc()))
         .select(Game::as_select())
-        .load(conn)
-        .await
+        .limit(limit)
+        .into_boxed();
+    if !statuses.is_empty() {
+        query = query.filter(games::status.eq_any(statuses.to_vec()));
+    }
+    if let Some((at, id)) = before {
+        query = query.filter(
+            games::created_at
+                .lt(at)
+                .or(games::created_at.eq(at).and(games::id.lt(id))),
+        );
+    }
+    query.load(conn).await
 }
 
-/// Active games waiting on `user`, longest wait first.
-pub async fn waiting_on(conn: &mut Conn, user: Uuid) -> QueryResult<Vec<Game>> {
+/// The time an active game has been waiting on its seats since (its creation if unknown):
+/// the sort key of [`waiting_on`].
+pub const WAITING_KEY: &str = "COALESCE(games.waiting_since, games.created_at)";
+
+/// Active games waiting on `user`, longest wait first, `limit` at most, after the cursor
+/// `(waiting key, id)`.
+pub async fn waiting_on(
+    conn: &mut Conn,
+    user: Uuid,
+    after: Option<(chrono::DateTime<chrono::Utc>, Uuid)>,
+    limit: i64,
+) -> QueryResult<Vec<Game>> {
     use diesel::dsl::sql;
-    use diesel::sql_types::Bool;
-    games::table
+    use diesel::sql_types::{Bool, Timestamptz};
+    let mut query = games::table
         .inner_join(seats::table)
         .filter(seats::user_id.eq(user))
         .filter(games::status.eq("active"))
         .filter(sql::<Bool>("seats.seat = ANY(games.to_act)"))
-        .order((games::waiting_since.asc(), games::id.asc()))
+        .order((sql::<Timestamptz>(WAITING_KEY).asc(), games::id.asc()))
         .select(Game::as_select())
-        .load(conn)
-        .await
+        .limit(limit)
+        .into_boxed();
+    if let Some((at, id)) = after {
+        query = query.filter(
+            sql::<Bool>(&format!("({WAITING_KEY}, games.id) > ("))
+                .bind::<Timestamptz, _>(at)
+                .sql(", ")
+                .bind::<diesel::sql_types::Uuid, _>(id)
+                .sql(")"),
+        );
+    }
+    query.load(conn).await
 }
 
 /// Announces a new version of a game on the `turnpost_games` channel (delivered at commit).

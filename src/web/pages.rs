@@ -145,6 +145,11 @@ fn summary(svc: &Services, g: &GameView, me: Uuid) -> Value {
     })
 }
 
+/// How many of my running games, and of the games waiting on me, the home page lists.
+const HOME_LIST: i64 = 200;
+/// How many of my finished games (the newest) the home page lists.
+const HOME_FINISHED: i64 = 50;
+
 /// `GET /`: the games waiting on me (longest wait first), my other games, open games to join,
 /// finished games; the sign-in page for a visitor.
 pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
@@ -153,8 +158,16 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
         let body = render("signin.html", &json!({"csrf": csrf.token, "next": "/"}))?;
         return Ok(page(StatusCode::OK, body, &csrf));
     };
-    let turns = games::my_turns(&svc, user.id).await?.games;
-    let mine = games::mine(&svc, user.id).await?.games;
+    // Bounded, as every list: the first pages of the API's lists.
+    let turns = games::my_turns(&svc, user.id, None, HOME_LIST).await?.games;
+    let playing = [GameStatus::Open, GameStatus::Active];
+    let mine = games::mine(&svc, user.id, &playing, None, HOME_LIST)
+        .await?
+        .games;
+    let over = [GameStatus::Finished, GameStatus::Abandoned];
+    let finished = games::mine(&svc, user.id, &over, None, HOME_FINISHED)
+        .await?
+        .games;
     // Seats to take over in active games are for the API for now; the page lists open games.
     let open: Vec<GameView> = games::list_open(&svc, None, 20)
         .await?
@@ -174,9 +187,7 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
         "open": open.iter()
             .filter(|g| !g.seats.iter().any(|s| s.user_id == Some(user.id)))
             .map(line).collect::<Vec<_>>(),
-        "finished": mine.iter()
-            .filter(|g| g.status == "finished" || g.status == "abandoned")
-            .map(line).collect::<Vec<_>>(),
+        "finished": finished.iter().map(line).collect::<Vec<_>>(),
     });
     Ok(page(StatusCode::OK, render("home.html", &ctx)?, &csrf))
 }

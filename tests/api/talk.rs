@@ -147,7 +147,7 @@ async fn players_post_to_the_table_and_read_the_talk_page_by_page() {
         .expect_problem(400, "malformed-request");
     app.get(&format!("{}?cursor=abc", messages(game)), &bob)
         .await
-        .expect_problem(422, "invalid-request");
+        .expect_problem(400, "malformed-request");
     app.get(&format!("{}?limit=0", messages(game)), &bob)
         .await
         .expect_problem(400, "malformed-request");

@@ -287,5 +287,5 @@ async fn bad_token_requests_are_refused_clearly_and_the_live_tokens_are_bounded(
     assert_eq!(names.len(), 20, "every token once");
     app.get("/v1/me/tokens?cursor=nonsense", &ann)
         .await
-        .expect_problem(422, "invalid-request");
+        .expect_problem(400, "malformed-request");
 }
