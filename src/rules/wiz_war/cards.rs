@@ -387,6 +387,26 @@ impl Form {
         parts.join(", ")
     }
 
+    /// The numbers in short, for the picture's legend: "move 2, punch 2, -2 damage".
+    pub fn short_words(&self) -> String {
+        let mut parts = vec![format!("move {}", self.movement)];
+        parts.push(if self.punch_die > 0 {
+            format!("punch d{}", self.punch_die)
+        } else {
+            format!("punch {}", self.punch.max(1))
+        });
+        if self.armour > 0 {
+            parts.push(format!("-{} damage", self.armour));
+        }
+        if self.evades_up_to > 0 {
+            parts.push(format!("evades 1-{}", self.evades_up_to));
+        }
+        if self.through_doors {
+            parts.push("any door".to_owned());
+        }
+        parts.join(", ")
+    }
+
     /// Two letters for the picture's badge ("Go", "We", "Bi", "Gn", "Sl").
     pub fn badge(&self) -> String {
         self.name

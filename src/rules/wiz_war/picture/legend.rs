@@ -230,7 +230,8 @@ fn player(
         ));
     }
     if let Some(f) = state.form(seat) {
-        extra.push(format!("Transformed: {} ({})", f.name, f.words()));
+        // "Golem: move 2, punch 2, -2 damage" fits the legend's line.
+        extra.push(format!("{}: {}", f.name, f.short_words()));
     }
     if w.stun > 0 {
         extra.push(match w.stun {

@@ -448,3 +448,65 @@ fn every_mutation_card_is_implemented_and_the_school_is_offered() {
     let state = start(3, &options);
     assert_eq!(state.deck.len() + 15, 84);
 }
+
+// l.323's transformations are on the table for everyone: the view, the presenter (players, the
+// board key, the punch choice), the log and the picture name the form a wizard has taken (the
+// rulebook's "5 Plastic Transformed Wizard Figures", l.17).
+#[test]
+fn a_transformed_wizard_shows_everywhere() {
+    use crate::rules::Viewer;
+    let names: Vec<String> = ["Ann", "Bob"].iter().map(|n| (*n).to_owned()).collect();
+    let mut state = facing(&["werewolf_form"], &["gnome_form"]);
+    place(&mut state, 1, Pos(1, 2));
+    turn_of(&mut state, 1);
+    decide(&mut state, 1, Action::Cast(card("gnome_form")));
+    turn_of(&mut state, 0);
+    decide(&mut state, 0, Action::Cast(card("werewolf_form")));
+    assert!(
+        state
+            .events
+            .contains(&"Seat 0 took the form of a Werewolf.".to_owned())
+    );
+    let view = Game::view(&state, Viewer::Seat(1));
+    assert_eq!(view["wizards"][0]["form"], "Werewolf");
+    assert_eq!(view["wizards"][1]["form"], "Gnome");
+    let table = Game::present(&state, Viewer::Seat(1), &names);
+    let lines: Vec<&String> = table.sections.iter().flat_map(|s| &s.lines).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("in Werewolf form (4 movement points, punches d4)")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("A = Ann (red, a werewolf)"))
+    );
+    let actions = Game::legal_actions(&state, 0);
+    let groups = Game::choices(&state, 0, &actions, &names);
+    let labels: Vec<&String> = groups
+        .iter()
+        .flat_map(|g| &g.choices)
+        .map(|c| &c.label)
+        .collect();
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.contains("(d4 damage; a gnome misses on 1-2 of the die)")),
+        "{labels:#?}"
+    );
+    let svg = Game::picture(&state, Viewer::Seat(1), &names).unwrap();
+    assert!(svg.contains("data-form=\"Werewolf\"") && svg.contains("data-form=\"Gnome\""));
+    assert!(svg.contains("Werewolf: move 4, punch d4"), "the legend");
+    assert!(
+        svg.contains("transformed: Werewolf (4 movement points, punches d4)"),
+        "the tooltip"
+    );
+    decide(&mut state, 0, Action::Punch(1));
+    let said = Game::describe(&state, Actor::Chance, &Action::Roll(2), Viewer::Seat(1));
+    assert_eq!(said, "Seat 1 rolled 2 and evaded Seat 0's attack");
+    chance(&mut state, Action::Roll(2));
+    assert_eq!(life(&state, 1), 15);
+    assert!(state.needs.is_empty(), "a missed punch rolls no d4");
+}
