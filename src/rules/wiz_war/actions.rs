@@ -48,7 +48,8 @@ pub enum Action {
     Steal(CardId),
     /// Set-up: this seat plays first.
     FirstPlayer(Seat),
-    /// The die rolled for a punch (the Werewolf's d4).
+    /// The four-sided die rolled: for a punch (the Werewolf's d4), or for an attack at a Gnome
+    /// (1-2: it misses).
     Roll(u8),
 
     // Move and cast.
@@ -169,6 +170,9 @@ fn chance(state: &State) -> Option<Chance<Action>> {
             Some(super::state::Need::Punch { die, .. }) => {
                 (1..=*die).map(|n| (Action::Roll(n), 1)).collect()
             }
+            Some(super::state::Need::Evade { .. }) => (1..=super::cards::DIE_FACES)
+                .map(|n| (Action::Roll(n), 1))
+                .collect(),
             None if state.phase == Phase::FirstPlayer => (0..state.seats())
                 .map(|s| (Action::FirstPlayer(s), 1))
                 .collect(),

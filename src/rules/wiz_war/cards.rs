@@ -200,6 +200,7 @@ impl School {
                 | School::Conjuring
                 | School::Elemental
                 | School::Mentalism
+                | School::Mutation
         )
     }
 
@@ -293,6 +294,18 @@ pub enum Effect {
     Rosebush,
     Thornbush,
     Tacks,
+    // Mutation.
+    Disease,
+    HeaveHo,
+    Stretch,
+    Adrenaline,
+    ExtraArms,
+    MadDash,
+    Strength,
+    Wallivore,
+    /// A transformation card (Golem Form, ...): the caster takes the form of [`FORMS`] whose
+    /// `card` is this card's key.
+    Transform,
     /// Not implemented yet (Conjuring, Mutation and Thaumaturgy).
     Later,
 }
@@ -333,19 +346,87 @@ impl CardDef {
 use super::card_table::{ALCHEMY, CANTRIP, CONJURING, ELEMENTAL, MENTALISM, MUTATION, THAUMATURGY};
 pub use super::card_table::{CARDS, FORMS};
 
-/// A transformed form (Mutation's transformations): the data a transformation card will point
-/// at. Movement points, punch damage (plus a roll of a die with `punch_die` faces when that is
-/// not 0: the Werewolf's d4), damage taken off each hit, and a 1-in-4 evasion range (Gnome:
-/// evades on 1-2).
+/// A transformed form (Mutation's transformations), taken by casting its card (`card`, the
+/// key of a card with effect [`Effect::Transform`]). Movement points, punch damage (plus a
+/// roll of a die with `punch_die` faces when that is not 0: the Werewolf's d4), damage taken
+/// off each hit, a range of the four-sided die on which an attack aimed at it misses (Gnome:
+/// evades on 1-2), and whether it passes doors of any colour (Slime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Form {
     pub name: &'static str,
+    /// The card that gives this form.
+    pub card: &'static str,
     pub movement: u8,
     pub punch: u8,
     /// Faces of the die rolled and added to the punch (0: none).
     pub punch_die: u8,
     pub armour: u8,
     pub evades_up_to: u8,
+    /// Oozes under doors: passes any door, whatever its colour (never a wall).
+    pub through_doors: bool,
+}
+
+impl Form {
+    /// What the form does, in words: "2 movement points, punches 2, takes 2 less damage".
+    pub fn words(&self) -> String {
+        let mut parts = vec![format!("{} movement points", self.movement)];
+        parts.push(if self.punch_die > 0 {
+            format!("punches d{}", self.punch_die)
+        } else {
+            format!("punches {}", self.punch.max(1))
+        });
+        if self.armour > 0 {
+            parts.push(format!("takes {} less damage", self.armour));
+        }
+        if self.evades_up_to > 0 {
+            parts.push(format!("attacks miss on 1-{}", self.evades_up_to));
+        }
+        if self.through_doors {
+            parts.push("passes any door".to_owned());
+        }
+        parts.join(", ")
+    }
+
+    /// The numbers in short, for the picture's legend: "move 2, punch 2, -2 damage".
+    pub fn short_words(&self) -> String {
+        let mut parts = vec![format!("move {}", self.movement)];
+        parts.push(if self.punch_die > 0 {
+            format!("punch d{}", self.punch_die)
+        } else {
+            format!("punch {}", self.punch.max(1))
+        });
+        if self.armour > 0 {
+            parts.push(format!("-{} damage", self.armour));
+        }
+        if self.evades_up_to > 0 {
+            parts.push(format!("evades 1-{}", self.evades_up_to));
+        }
+        if self.through_doors {
+            parts.push("any door".to_owned());
+        }
+        parts.join(", ")
+    }
+
+    /// Two letters for the picture's badge ("Go", "We", "Bi", "Gn", "Sl").
+    pub fn badge(&self) -> String {
+        self.name
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .take(2)
+            .collect()
+    }
+}
+
+/// The faces of the game's one die: "1 Four-sided Die" (l.21). Evasion rolls use it.
+pub const DIE_FACES: u8 = 4;
+
+/// The form (its index into [`FORMS`]) that the transformation card `card` gives.
+pub fn form_of(card: CardId) -> Option<u8> {
+    let key = card.def()?.key;
+    FORMS
+        .iter()
+        .position(|f| f.card == key)
+        .and_then(|i| u8::try_from(i).ok())
 }
 
 /// The deck of Cantrip plus `schools`, as a sorted multiset.

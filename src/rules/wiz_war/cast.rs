@@ -8,7 +8,7 @@ use super::actions::{Action, Target};
 use super::board::{Dir, EdgeKind, Pos};
 use super::cards::{Aim, CardId, Effect, Kind, Range};
 use super::effects;
-use super::flow::{hurt, leaded};
+use super::flow::{evades, land_punch, leaded};
 use super::sight::Sight;
 use super::state::{Casting, How, Pending, State, put, take, tally};
 use crate::rules::{RuleError, Seat};
@@ -50,6 +50,13 @@ pub fn card_actions_for(state: &State, seat: Seat, want: Option<&Action>) -> Vec
         }
     }
     let mundane_attack = may_attack && !(stunned && state.turn.moved);
+    // Extra Arms: one more punch a turn, even after the attack.
+    let extra_punch = extra_punch(state, seat) && !(stunned && state.turn.moved);
+    if extra_punch && !mundane_attack && want.is_none_or(|w| matches!(w, Action::Punch(_))) {
+        for s in punchable(state, sight(), seat) {
+            out.push(Action::Punch(s));
+        }
+    }
     if mundane_attack {
         for (card, _) in tally(&w.items) {
             let Some(def) = card.def() else { continue };
@@ -84,16 +91,58 @@ fn may_attack(state: &State) -> bool {
     !state.turn.attacked && !state.turn.first
 }
 
+/// Extra Arms: after the turn's attack, `seat` may still punch once (not in its first turn).
+fn extra_punch(state: &State, seat: Seat) -> bool {
+    state.turn.attacked
+        && !state.turn.first
+        && !state.turn.extra_punch
+        && state.maintains(seat, Effect::ExtraArms)
+}
+
+/// Stretch: the squares `seat`'s stretched limbs reach from `from` this turn, up to
+/// `turn.reach` squares straight on through open lines (a filled square stops them), in sight.
+fn stretched(state: &State, sight: &Sight, seat: Seat, from: Pos) -> Vec<Pos> {
+    let mut out = Vec::new();
+    if state.turn.seat != seat || state.turn.reach == 0 {
+        return out;
+    }
+    let filled = state.filled();
+    for d in Dir::ALL {
+        let (mut p, mut h) = (from, d);
+        for _ in 0..state.turn.reach {
+            if !state.open_line(p, h) {
+                break;
+            }
+            let Some((q, nh)) = state.board.across(p, h) else {
+                break;
+            };
+            (p, h) = (q, nh);
+            if sight.sees_square(from, p) && !out.contains(&p) {
+                out.push(p);
+            }
+            if filled.contains(&p) {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The wizards `seat` may punch; `sight` is `seat`'s.
 fn punchable(state: &State, sight: &Sight, seat: Seat) -> Vec<Seat> {
     let Some(at) = state.pos(seat) else {
         return Vec::new();
     };
+    let reach = stretched(state, sight, seat, at);
     state
         .living()
         .into_iter()
         .filter(|&s| s != seat)
-        .filter(|&s| state.pos(s).is_some_and(|p| adjacent(state, sight, at, p)))
+        .filter(|&s| {
+            state
+                .pos(s)
+                .is_some_and(|p| adjacent(state, sight, at, p) || reach.contains(&p))
+        })
         .collect()
 }
 
@@ -236,8 +285,10 @@ fn targets_in_sight(
     };
     let range = def.range;
     let lines = matches!(def.aim, Aim::BorderLine | Aim::Wall | Aim::WizardOrWall);
+    // A wall of an adjacent-range spell (Wallivore): on a side of the caster's square.
+    let own_square_only = range == Range::Adjacent && matches!(def.aim, Aim::Wall);
     if let Some(p) = square {
-        if lines {
+        if lines && (!own_square_only || p == origin) {
             for d in Dir::ALL {
                 if wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d) {
                     out.push((Target::Side(p, d), false));
@@ -272,13 +323,19 @@ fn targets_in_sight(
     match def.aim {
         Aim::Nothing => out.push((Target::None, false)),
         Aim::Wizard | Aim::WizardOrWall => {
+            // Stretch: adjacent-range spells reach further this turn.
+            let reach = if range == Range::Adjacent && how == How::Cast {
+                stretched(state, sight, seat, origin)
+            } else {
+                Vec::new()
+            };
             for s in state.living() {
                 if s == seat {
                     continue;
                 }
                 let Some(p) = state.pos(s) else { continue };
-                if in_range(state, sight, range, origin, p) {
-                    if def.effect == Effect::Waterbolt && p == origin {
+                if in_range(state, sight, range, origin, p) || reach.contains(&p) {
+                    if matches!(def.effect, Effect::Waterbolt | Effect::HeaveHo) && p == origin {
                         out.extend(Dir::ALL.map(|d| (Target::WizardToward(s, d), false)));
                     } else {
                         out.push((Target::Wizard(s), false));
@@ -308,7 +365,12 @@ fn targets_in_sight(
             }
         }
         Aim::BorderLine | Aim::Wall => {
-            for p in visible() {
+            let squares = if own_square_only {
+                vec![origin]
+            } else {
+                visible()
+            };
+            for p in squares {
                 if Dir::ALL
                     .iter()
                     .any(|&d| wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d))
@@ -523,31 +585,22 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
             return Ok(());
         }
         Action::Punch(victim) => {
+            if state.turn.attacked {
+                // Extra Arms' one more punch.
+                state.turn.extra_punch = true;
+            }
             state.turn.attacked = true;
-            let stones = i16::try_from(state.carries(seat, Effect::Mightstone)).unwrap_or(0);
-            let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
-            let form = state
-                .wizard(seat)
-                .and_then(|w| w.form)
-                .and_then(|f| super::cards::FORMS.get(usize::from(f)));
-            let (base, die) = form.map_or((1, 0), |f| (i16::from(f.punch), f.punch_die));
             state.note(format!("Seat {seat} punched Seat {victim}."));
-            if die > 0 {
-                // The die is rolled: a chance step (the Werewolf's d4).
-                state.needs.push(super::state::Need::Punch {
+            if evades(state, victim) {
+                // Gnome Form: the evasion roll first (a chance step).
+                state.needs.push(super::state::Need::Evade {
                     by: seat,
                     victim,
-                    damage: base + stones * might,
-                    die,
+                    attack: None,
                 });
             } else {
-                hurt(
-                    state,
-                    victim,
-                    base.max(1) + stones * might,
-                    Some(seat),
-                    false,
-                );
+                // The damage, or the form's die first (the Werewolf's d4).
+                land_punch(state, seat, victim);
             }
             return Ok(());
         }
@@ -687,7 +740,7 @@ fn commit(
         pending.waiting = responders(state, &pending);
         state.stack.push(pending);
     } else {
-        effects::resolve(state, &pending);
+        effects::attack(state, &pending);
     }
     Ok(())
 }
@@ -804,7 +857,7 @@ pub fn answer(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
 pub fn resolve_top(state: &mut State) {
     let Some(top) = state.stack.pop() else { return };
     if !top.counter {
-        effects::resolve(state, &top);
+        effects::attack(state, &top);
         return;
     }
     let Some(cancelled) = state.stack.pop() else {

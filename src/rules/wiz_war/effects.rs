@@ -3,8 +3,8 @@
 
 use super::actions::Target;
 use super::board::{Created, Dir, EdgeKind, Pos};
-use super::cards::{CardId, Duration, Effect, Trait};
-use super::flow::{drop_treasure, end_spell, hurt, queue_draws, set_pos};
+use super::cards::{CardId, Duration, Effect, Kind, Trait, form_of};
+use super::flow::{drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos};
 use super::sight::dot;
 use super::state::{MAX_LIFE, Need, Object, Pending, Spell, State, put, take};
 use crate::rules::Seat;
@@ -14,11 +14,80 @@ pub fn cracks(damage: i16) -> u8 {
     u8::try_from((damage / 3).clamp(0, 255)).unwrap_or(0)
 }
 
+/// An attack, spell or thrown item or weapon, whose window has closed: against a wizard who
+/// may evade it (Gnome Form) the die is rolled first (a chance step, then [`resolve`] or
+/// [`miss`]); anything else resolves at once.
+pub fn attack(state: &mut State, p: &Pending) {
+    let aimed = match p.target {
+        Target::Wizard(v) | Target::WizardToward(v, _) => Some(v),
+        _ => None,
+    };
+    let is_attack = p.card.kind() == Some(Kind::Attack) || p.how != super::state::How::Cast;
+    if let Some(v) = aimed.filter(|&v| is_attack && evades(state, v)) {
+        state.needs.push(Need::Evade {
+            by: p.by,
+            victim: v,
+            attack: Some(p.clone()),
+        });
+        return;
+    }
+    resolve(state, p);
+}
+
+/// An attack that missed (evaded): nothing happens to the target; its cards go as they would
+/// have (a spell and the energy spent with it to the discard pile, a thrown rock to the
+/// target's square, a weapon stays in hand).
+pub fn miss(state: &mut State, p: &Pending) {
+    let how = p.how;
+    if p.card.effect() == Effect::ThrownDamage && how == super::state::How::Throw {
+        let at = match p.target {
+            Target::Wizard(v) | Target::WizardToward(v, _) => state.pos(v),
+            _ => None,
+        };
+        match at {
+            Some(at) => {
+                let id = state.new_id();
+                state.objects.push(Object {
+                    id,
+                    card: p.card,
+                    at,
+                    cracks: 0,
+                    spell: None,
+                });
+            }
+            None => put(&mut state.discard, p.card),
+        }
+    } else if how != super::state::How::Weapon {
+        put(&mut state.discard, p.card);
+    }
+    for &c in &p.spent {
+        put(&mut state.discard, c);
+    }
+}
+
 pub fn resolve(state: &mut State, p: &Pending) {
     let by = p.by;
     let e = i16::from(p.energy);
     let power = i16::from(p.card.power());
     let mut in_play = false;
+    if p.card.has_trait(Trait::Transformation) {
+        // "A wizard or creature may only be affected by one transformation at a time - any
+        // transformation cast on a wizard or creature cancels any previous transformation
+        // affecting it" (l.323). Every transformation card is cast on its caster.
+        let old: Vec<(u32, CardId)> = state
+            .spells
+            .iter()
+            .filter(|s| s.caster == by && s.card.has_trait(Trait::Transformation))
+            .map(|s| (s.id, s.card))
+            .collect();
+        for (id, card) in old {
+            state.note(format!(
+                "Seat {by}'s {} ended: one transformation at a time.",
+                card.name()
+            ));
+            end_spell(state, id);
+        }
+    }
     match (p.card.effect(), p.target) {
         (Effect::Fireball, t) => strike(state, by, t, 4 + e, true),
         (Effect::Boomstone, t) => strike(state, by, t, power, false),
@@ -32,6 +101,50 @@ pub fn resolve(state: &mut State, p: &Pending) {
                 if let Some(d) = dir {
                     push(state, victim, d, u8::try_from(e + 1).unwrap_or(1));
                 }
+            }
+        }
+        (Effect::HeaveHo, t) => {
+            if let Some((victim, toward)) = wizard_of(t) {
+                let from = state.origin(by);
+                let dir = toward.or_else(|| away(state, by, from, victim));
+                let far = u8::try_from(e + 1).unwrap_or(1);
+                let flown = dir.map_or(far, |d| push(state, victim, d, far));
+                // Stopped short by a wall, door or filled square: it strikes it.
+                let damage = if flown < far { power * 2 } else { power };
+                hurt(state, victim, damage, Some(by), false);
+            }
+        }
+        (Effect::Stretch, _) => {
+            let reach = u8::try_from(e + 1).unwrap_or(2);
+            state.turn.reach = state.turn.reach.max(reach);
+        }
+        (Effect::Adrenaline, _) => {
+            let gain = u8::try_from(e + 1).unwrap_or(0);
+            state.turn.movement = state.turn.movement.saturating_add(gain);
+            if let Some(w) = state.wizards.get_mut(by) {
+                w.stun = 0;
+            }
+        }
+        (Effect::MadDash, _) => {
+            let gain = u8::try_from(power * e).unwrap_or(u8::MAX);
+            state.turn.movement = state.turn.movement.saturating_add(gain);
+            state.turn.attacked = true;
+        }
+        (Effect::Wallivore, Target::Side(q, d)) => {
+            destroy_line(state, q, d);
+            if let Some(w) = state.wizards.get_mut(by) {
+                w.life = (w.life + power).min(MAX_LIFE);
+            }
+        }
+        (Effect::Transform, _) => {
+            // The previous transformation ended above (l.323).
+            let id = state.new_id();
+            keep(state, p, id);
+            in_play = true;
+            let form = form_of(p.card);
+            set_form(state, by, form);
+            if let Some(f) = state.form(by) {
+                state.note(format!("Seat {by} took the form of a {}.", f.name));
             }
         }
         (Effect::FireDarts, Target::Wizard(v)) => hurt(state, v, e + power, Some(by), true),
@@ -193,7 +306,10 @@ pub fn resolve(state: &mut State, p: &Pending) {
             | Effect::Glue
             | Effect::MistBody
             | Effect::Homonculus
-            | Effect::FoolsGold,
+            | Effect::FoolsGold
+            | Effect::Disease
+            | Effect::ExtraArms
+            | Effect::Strength,
             _,
         ) => {
             let id = state.new_id();
@@ -382,12 +498,14 @@ fn away(state: &State, by: Seat, from: Option<Pos>, victim: Seat) -> Option<Dir>
     })
 }
 
-/// Moves a wizard up to `squares` straight on, stopping at a barrier ("never around a corner").
-pub fn push(state: &mut State, victim: Seat, d: Dir, squares: u8) {
+/// Moves a wizard up to `squares` straight on, stopping at a barrier ("never around a corner");
+/// the squares it moved.
+pub fn push(state: &mut State, victim: Seat, d: Dir, squares: u8) -> u8 {
     let Some(mut p) = state.pos(victim) else {
-        return;
+        return 0;
     };
     let mut h = d;
+    let mut moved = 0;
     for _ in 0..squares {
         if !state.open_line(p, h) {
             break;
@@ -399,8 +517,10 @@ pub fn push(state: &mut State, victim: Seat, d: Dir, squares: u8) {
             break;
         }
         (p, h) = (q, nh);
+        moved += 1;
     }
     set_pos(state, victim, p);
+    moved
 }
 
 /// Featherweight: drift `squares` away from the attacker's square, or `toward` if chosen.

@@ -3,7 +3,7 @@
 
 use super::actions::{Action, Target};
 use super::board::{Dir, Pos, designs, layout};
-use super::cards::{CardId, Duration, Effect, Trait};
+use super::cards::{CardId, DIE_FACES, Duration, Effect, Trait, form_of};
 use super::cast;
 use super::state::{MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, STARTING_HAND, State, put, take};
 use crate::rules::{RuleError, Seat};
@@ -87,23 +87,41 @@ pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError>
             }
             state.note(format!("Seat {thief} stole a card from Seat {victim}."));
         }
-        (Action::Roll(n), _) => {
-            let Some(Need::Punch {
+        (Action::Roll(n), _) => match state.needs.first().cloned() {
+            Some(Need::Punch {
                 by,
                 victim,
                 damage,
                 die,
-            }) = state.needs.first().cloned()
-            else {
-                return Err(RuleError::illegal("no die is being rolled"));
-            };
-            if n == 0 || n > die {
-                return Err(RuleError::illegal("the die has no such face"));
+            }) => {
+                if n == 0 || n > die {
+                    return Err(RuleError::illegal("the die has no such face"));
+                }
+                state.needs.remove(0);
+                state.note(format!("Seat {by} rolled {n} for the punch."));
+                hurt(state, victim, damage + i16::from(n), Some(by), false);
             }
-            state.needs.remove(0);
-            state.note(format!("Seat {by} rolled {n} for the punch."));
-            hurt(state, victim, damage + i16::from(n), Some(by), false);
-        }
+            Some(Need::Evade { by, victim, attack }) => {
+                if n == 0 || n > DIE_FACES {
+                    return Err(RuleError::illegal("the die has no such face"));
+                }
+                state.needs.remove(0);
+                let evades = state.form(victim).map_or(0, |f| f.evades_up_to);
+                if n <= evades {
+                    state.note(format!("Seat {victim} rolled {n} and evaded the attack."));
+                    if let Some(p) = attack {
+                        super::effects::miss(state, &p);
+                    }
+                } else {
+                    state.note(format!("Seat {victim} rolled {n}: the attack hits."));
+                    match attack {
+                        Some(p) => super::effects::resolve(state, &p),
+                        None => land_punch(state, by, victim),
+                    }
+                }
+            }
+            _ => return Err(RuleError::illegal("no die is being rolled")),
+        },
         (Action::FirstPlayer(seat), Phase::FirstPlayer) if seat < state.seats() => {
             state.turn.number = 0;
             state.turn.round = 1;
@@ -174,6 +192,16 @@ fn step(state: &mut State) -> bool {
             Need::Punch { victim, die, .. } => {
                 if !state.alive(victim) || die == 0 {
                     state.needs.remove(0);
+                    return true;
+                }
+                return false;
+            }
+            Need::Evade { victim, attack, .. } => {
+                if !state.alive(victim) {
+                    state.needs.remove(0);
+                    if let Some(p) = attack {
+                        super::effects::miss(state, &p);
+                    }
                     return true;
                 }
                 return false;
@@ -288,7 +316,36 @@ pub fn start_turn(state: &mut State, seat: Seat) {
         return;
     }
     let stones = u8::try_from(state.carries(seat, Effect::Speedstone)).unwrap_or(0);
-    state.turn.movement = state.form_movement(seat).saturating_add(stones);
+    // Disease: 1 movement point fewer per Disease on the wizard.
+    let sick = u8::try_from(diseases(state, seat).len()).unwrap_or(u8::MAX);
+    state.turn.movement = state
+        .form_movement(seat)
+        .saturating_add(stones)
+        .saturating_sub(sick);
+}
+
+/// The Disease spells on the wizard `seat`: (caster, damage).
+fn diseases(state: &State, seat: Seat) -> Vec<(Seat, i16)> {
+    state
+        .spells
+        .iter()
+        .filter(|s| s.card.effect() == Effect::Disease && s.target == Target::Wizard(seat))
+        .map(|s| (s.caster, i16::from(s.card.power())))
+        .collect()
+}
+
+/// Transforms the wizard `seat` into the form `form` (none: back to a wizard). In its own
+/// move and cast the movement points left change by the difference between the two forms'
+/// movement ("Spend Movement Points (usually 3)", l.93: a form's points are its turn's).
+pub fn set_form(state: &mut State, seat: Seat, form: Option<u8>) {
+    let old = state.form_movement(seat);
+    if let Some(w) = state.wizards.get_mut(seat) {
+        w.form = form;
+    }
+    let new = state.form_movement(seat);
+    if state.turn.seat == seat && state.phase == Phase::MoveAndCast {
+        state.turn.movement = state.turn.movement.saturating_add(new).saturating_sub(old);
+    }
 }
 
 /// "Resolve spell effects, remove energy, remove stun."
@@ -314,6 +371,13 @@ fn time_passes(state: &mut State, seat: Seat) {
                 false,
             );
         }
+    }
+    // Disease: "when time passes on its turn it takes 1 damage" (the caster's curse).
+    for (caster, damage) in diseases(state, seat) {
+        hurt(state, seat, damage, Some(caster), false);
+    }
+    if !state.alive(seat) {
+        return;
     }
     if state.carries(seat, Effect::Lifestone) > 0
         && let Some(w) = state.wizards.get_mut(seat)
@@ -378,6 +442,20 @@ pub fn end_spell(state: &mut State, id: u32) {
     let spell = state.spells.remove(i);
     state.discard.push(spell.card);
     state.discard.sort();
+    // A transformation ends with its spell: the wizard takes its own shape again.
+    if spell.card.has_trait(Trait::Transformation)
+        && form_of(spell.card).is_some()
+        && state.wizard(spell.caster).and_then(|w| w.form) == form_of(spell.card)
+    {
+        set_form(state, spell.caster, None);
+        if state.alive(spell.caster) {
+            state.note(format!(
+                "Seat {}'s {} ended: it took its own shape again.",
+                spell.caster,
+                spell.card.name()
+            ));
+        }
+    }
     state.objects.retain(|o| o.spell != Some(id));
     for e in state
         .board
@@ -743,6 +821,8 @@ pub fn die(state: &mut State, victim: Seat, by: Option<Seat>) {
         Need::Draw(s) => *s != victim,
         Need::Steal { thief, victim: v } => *thief != victim && *v != victim,
         Need::Punch { victim: v, .. } => *v != victim,
+        // An evasion roll left waiting is cleared by `step`, which discards its attack's cards.
+        Need::Evade { .. } => true,
     });
     if let Some(k) = by
         && k != victim
@@ -758,4 +838,25 @@ pub fn queue_draws(state: &mut State, seat: Seat, n: u8) {
     for _ in 0..n {
         state.needs.push(Need::Draw(seat));
     }
+}
+
+/// A punch that lands: its damage (`State::punch_damage`), or first a roll of the form's die
+/// (the Werewolf's d4), a chance step.
+pub fn land_punch(state: &mut State, by: Seat, victim: Seat) {
+    let (damage, die) = state.punch_damage(by);
+    if die > 0 {
+        state.needs.push(Need::Punch {
+            by,
+            victim,
+            damage,
+            die,
+        });
+    } else {
+        hurt(state, victim, damage, Some(by), false);
+    }
+}
+
+/// Whether an attack on the wizard `victim` waits for its evasion roll (Gnome Form).
+pub fn evades(state: &State, victim: Seat) -> bool {
+    state.alive(victim) && state.form(victim).is_some_and(|f| f.evades_up_to > 0)
 }

@@ -124,7 +124,7 @@ impl Options {
         {
             return Err(SetupError(format!(
                 "the school {s:?} is not available yet (available: alchemy, conjuring, \
-                 elemental, mentalism)"
+                 elemental, mentalism, mutation)"
             )));
         }
         if self.round_limit.is_some_and(|r| !(1..=1000).contains(&r)) {
@@ -150,7 +150,7 @@ impl Ruleset for WizWar {
                 name: "schools",
                 description: "The three schools of magic shuffled into the deck with White \
                     Cantrip (default: the rulebook's first-game set). Available now: alchemy, \
-                    conjuring, elemental, mentalism; mutation and thaumaturgy come later.",
+                    conjuring, elemental, mentalism, mutation; thaumaturgy comes later.",
                 default: serde_json::json!(["alchemy", "elemental", "mentalism"]),
             },
             OptionDoc {
@@ -196,6 +196,10 @@ impl Ruleset for WizWar {
             conformance_schools([School::Alchemy, School::Conjuring, School::Elemental]),
             conformance_schools([School::Alchemy, School::Conjuring, School::Mentalism]),
             conformance_schools([School::Conjuring, School::Elemental, School::Mentalism]),
+            // Mutation, with the first-game set's Alchemy and Elemental (Mightstone and
+            // Strength on punches, fire on a Golem, Waterbolt beside Heave-Ho). One set only:
+            // which other combinations the suite covers is the lead's choice (CI time).
+            conformance_schools([School::Alchemy, School::Elemental, School::Mutation]),
         ]
     }
 

@@ -181,8 +181,8 @@ fn players(state: &State, viewer: Viewer, names: &[String]) -> Section {
                 state.colour(t.owner)
             ));
         }
-        if let Some(form) = w.form.and_then(|f| super::cards::FORMS.get(usize::from(f))) {
-            parts.push(format!("in {} form", form.name));
+        if let Some(form) = state.form(seat) {
+            parts.push(format!("in {} form ({})", form.name, form.words()));
         }
         let mut line = format!("{}: {}", you(names, viewer, seat), parts.join("; "));
         if !w.items.is_empty() {

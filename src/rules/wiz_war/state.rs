@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::Options;
 use super::actions::Target;
 use super::board::{Board, Dir, EdgeKind, Pos};
-use super::cards::{CardId, Duration, Effect, FORMS, Trait};
+use super::cards::{CardId, Duration, Effect, FORMS, Form, Trait};
 use super::sight::Sight;
 use crate::rules::Seat;
 
@@ -48,7 +48,9 @@ pub struct Wizard {
     pub treasure: Option<usize>,
     /// Turns this wizard has begun.
     pub turns: u32,
-    /// A transformation (index into `cards::FORMS`); none of the implemented schools sets it.
+    /// A transformation (index into `cards::FORMS`), while its card is maintained (Mutation's
+    /// Form cards): "A wizard or creature may only be affected by one transformation at a
+    /// time" (l.323).
     pub form: Option<u8>,
 }
 
@@ -158,6 +160,14 @@ pub enum Need {
         damage: i16,
         die: u8,
     },
+    /// An attack aimed at a wizard in a form that may evade it (the Gnome): the four-sided die
+    /// is rolled; on `evades_up_to` or less it misses. `attack` is the spell, throw or weapon
+    /// attack waiting to resolve; none for a punch.
+    Evade {
+        by: Seat,
+        victim: Seat,
+        attack: Option<Pending>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,6 +211,13 @@ pub struct Turn {
     /// Astral Projection: spells are traced from here this turn.
     pub cast_from: Option<Pos>,
     pub drawn: u8,
+    /// Stretch: punches and adjacent-range spells at wizards reach this many squares in a
+    /// straight open line this turn (0: not stretched).
+    #[serde(default)]
+    pub reach: u8,
+    /// Extra Arms: the one more punch of this turn has been made.
+    #[serde(default)]
+    pub extra_punch: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -407,11 +424,13 @@ impl State {
             return false;
         };
         let mist = self.maintains(seat, Effect::MistBody);
+        // Slime Form oozes under doors, whatever their colour.
+        let slime = self.form(seat).is_some_and(|f| f.through_doors);
         if let Some(c) = e.created {
             return match c.card.effect() {
                 Effect::WallOfFire => true,
                 // A created door passes its caster, whose colour it is (Create Door).
-                Effect::CreateDoor => mist || self.caster_of(c.spell) == Some(seat),
+                Effect::CreateDoor => mist || slime || self.caster_of(c.spell) == Some(seat),
                 _ => mist,
             };
         }
@@ -423,7 +442,10 @@ impl State {
             EdgeKind::Outer => false,
             EdgeKind::Wall => mist,
             EdgeKind::Door(colour) => {
-                colour == seat || mist || self.turn.picked.contains(&self.board.canonical(p, d))
+                colour == seat
+                    || mist
+                    || slime
+                    || self.turn.picked.contains(&self.board.canonical(p, d))
             }
         }
     }
@@ -448,11 +470,42 @@ impl State {
         card.def().map_or(Duration::Instant, |d| d.duration)
     }
 
-    pub fn form_movement(&self, seat: Seat) -> u8 {
+    /// The form the wizard `seat` is transformed into, if any.
+    pub fn form(&self, seat: Seat) -> Option<&'static Form> {
         self.wizard(seat)
             .and_then(|w| w.form)
             .and_then(|f| FORMS.get(usize::from(f)))
-            .map_or(MOVEMENT, |f| f.movement)
+    }
+
+    pub fn form_movement(&self, seat: Seat) -> u8 {
+        self.form(seat).map_or(MOVEMENT, |f| f.movement)
+    }
+
+    /// A punch's damage before any die: the form's (1 unchanged; the Werewolf's 0 before its
+    /// d4), plus 2 per Mightstone carried, plus Strength's 2 while maintained; and the faces
+    /// of the die added to it (0: none).
+    pub fn punch_damage(&self, seat: Seat) -> (i16, u8) {
+        let (base, die) = self.form(seat).map_or((1, 0), |f| {
+            if f.punch_die > 0 {
+                (i16::from(f.punch), f.punch_die)
+            } else {
+                (i16::from(f.punch.max(1)), 0)
+            }
+        });
+        let stones = i16::try_from(self.carries(seat, Effect::Mightstone)).unwrap_or(0);
+        let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
+        let strength: i16 = self
+            .spells
+            .iter()
+            .filter(|s| s.caster == seat && s.card.effect() == Effect::Strength)
+            .map(|s| i16::from(s.card.power()))
+            .max()
+            .unwrap_or(0);
+        (
+            base.saturating_add(stones.saturating_mul(might))
+                .saturating_add(strength),
+            die,
+        )
     }
 
     /// The round being played, from 1 (a state stored before rounds were counted: worked out

@@ -30,6 +30,8 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
             "first_turn": state.turn.first,
             "drawn": state.turn.drawn,
             "cast_from": state.turn.cast_from,
+            "stretch_reach": state.turn.reach,
+            "extra_punch_made": state.turn.extra_punch,
         },
         "board": board_view(state),
         "wizards": (0..state.seats()).map(|s| wizard_view(state, s, viewer)).collect::<Vec<_>>(),
@@ -195,6 +197,10 @@ fn prompt(state: &State) -> String {
                 format!("Seat {thief} takes a card from Seat {victim}")
             }
             Need::Punch { by, die, .. } => format!("Seat {by} rolls a d{die} for the punch"),
+            Need::Evade { by, victim, .. } => format!(
+                "Seat {victim} rolls the die to evade Seat {by}'s attack (1-{} misses)",
+                state.form(*victim).map_or(0, |f| f.evades_up_to)
+            ),
         };
     }
     if let Some(s) = state.over_limit() {
@@ -316,6 +322,14 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
         Action::Roll(n) => match state.needs.first() {
             Some(Need::Punch { by, victim, .. }) => {
                 format!("Seat {by} rolled {n} for the punch at Seat {victim}")
+            }
+            Some(Need::Evade { by, victim, .. }) => {
+                let evades = state.form(*victim).map_or(0, |f| f.evades_up_to);
+                if *n <= evades {
+                    format!("Seat {victim} rolled {n} and evaded Seat {by}'s attack")
+                } else {
+                    format!("Seat {victim} rolled {n}: Seat {by}'s attack hits")
+                }
             }
             _ => format!("The die shows {n}"),
         },

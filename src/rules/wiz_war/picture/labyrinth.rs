@@ -12,6 +12,9 @@ use super::super::cards::{CardId, Effect, Trait};
 use super::super::flow::leaded;
 use super::super::state::State;
 use super::{CELL, GOLD, INK, LEFT, TOP, corner, walls};
+
+/// The colour of a transformation's ring and badge.
+pub(super) const FORM: &str = "#7d3c98";
 use crate::rules::picture::{escape, seat_colour};
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
@@ -387,6 +390,10 @@ fn wizard(
             state.colour(t.owner)
         ));
     }
+    let form = state.form(seat);
+    if let Some(f) = form {
+        title.push_str(&format!(", transformed: {} ({})", f.name, f.words()));
+    }
     let _ = write!(
         out,
         "<g data-wizard=\"{seat}\"><title>{}</title>",
@@ -421,6 +428,25 @@ fn wizard(
             5,
             seat_colour(usize::from(state.colour_of(t.owner))),
             "treasure carried",
+        );
+    }
+    if let Some(f) = form {
+        // Transformed: a violet ring round the circle and the form's two letters on its
+        // lower right.
+        let (fx, fy) = (cx + r - 1, cy + r - 2);
+        let _ = write!(
+            out,
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"none\" stroke=\"{FORM}\" \
+             stroke-width=\"2.5\" stroke-dasharray=\"4 2\"/><rect data-form=\"{}\" x=\"{}\" \
+             y=\"{}\" width=\"16\" height=\"11\" rx=\"3\" fill=\"{FORM}\" stroke=\"#fff\"/>\
+             <text x=\"{fx}\" y=\"{}\" font-size=\"8\" font-weight=\"bold\" fill=\"#fff\" \
+             text-anchor=\"middle\">{}</text>",
+            r + 3,
+            escape(f.name),
+            fx - 8,
+            fy - 6,
+            fy + 3,
+            escape(&f.badge())
         );
     }
     if w.stun > 0 {

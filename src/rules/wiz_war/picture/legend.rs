@@ -229,6 +229,10 @@ fn player(
             state.colour(t.owner)
         ));
     }
+    if let Some(f) = state.form(seat) {
+        // "Golem: move 2, punch 2, -2 damage" fits the legend's line.
+        extra.push(format!("{}: {}", f.name, f.short_words()));
+    }
     if w.stun > 0 {
         extra.push(match w.stun {
             1 => "Stunned (1 token)".to_owned(),
@@ -274,7 +278,8 @@ fn key(out: &mut String, state: &State, x0: i32, y: i32) -> i32 {
             "<path d=\"M-4 -6L4 0L-4 6\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\"/>"
         )
     };
-    let entries: [(bool, String, &str); 15] = [
+    let form = super::labyrinth::FORM;
+    let entries: [(bool, String, &str); 16] = [
         (true, line_sample(INK, 6, None), "wall"),
         (
             true,
@@ -318,6 +323,15 @@ fn key(out: &mut String, state: &State, x0: i32, y: i32) -> i32 {
                  font-weight=\"bold\" fill=\"#fff\" text-anchor=\"middle\">z</text>"
             ),
             "stunned",
+        ),
+        (
+            state.wizards.iter().any(|w| w.alive() && w.form.is_some()),
+            format!(
+                "<circle r=\"10\" fill=\"none\" stroke=\"{form}\" stroke-width=\"2.5\" \
+                 stroke-dasharray=\"4 2\"/><rect x=\"-8\" y=\"-5\" width=\"16\" \
+                 height=\"11\" rx=\"3\" fill=\"{form}\"/>"
+            ),
+            "transformed (the form's letters)",
         ),
         (
             board.links.iter().any(|l| !l.portal),

@@ -273,8 +273,15 @@ pub(super) fn key(state: &State, viewer: Viewer, names: &[String]) -> Section {
                 ""
             };
             let name = seat_name(names, s);
+            let form = state
+                .form(s)
+                .map_or(String::new(), |f| format!(", a {}", f.name.to_lowercase()));
             match state.pos(s) {
-                Some(p) => format!("{mark} = {name} ({you}{}) at {}", state.colour(s), sq(p)),
+                Some(p) => format!(
+                    "{mark} = {name} ({you}{}{form}) at {}",
+                    state.colour(s),
+                    sq(p)
+                ),
                 None => format!("{name} ({you}{}) is dead", state.colour(s)),
             }
         })

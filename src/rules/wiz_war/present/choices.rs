@@ -5,7 +5,7 @@
 
 use super::super::actions::{Action, Target};
 use super::super::board::{Dir, EdgeKind, Pos};
-use super::super::cards::{Aim, CardId, Effect, FORMS};
+use super::super::cards::{Aim, CardId, Effect};
 use super::super::state::{DRAWS, How, State};
 use super::{line_words, seat_name, spell_words, sq, target_words};
 use crate::rules::present::{complete, groups_with_names};
@@ -184,11 +184,23 @@ impl<'a> Context<'a> {
             ),
             Action::Punch(s) => (
                 ATTACK,
-                t("Attack (your one attack this turn)"),
+                if state.turn.attacked {
+                    t("Attack (Extra Arms: one more punch)")
+                } else {
+                    t("Attack (your one attack this turn)")
+                },
                 format!(
-                    "Punch {} ({} damage)",
+                    "Punch {} ({} damage{})",
                     target_words(state, names, viewer, &Target::Wizard(*s)),
-                    self.punch_damage()
+                    self.punch_damage(),
+                    match state.form(*s) {
+                        Some(f) if f.evades_up_to > 0 => format!(
+                            "; a {} misses on 1-{} of the die",
+                            f.name.to_lowercase(),
+                            f.evades_up_to
+                        ),
+                        _ => String::new(),
+                    }
                 ),
             ),
             Action::Target(target) => self.target_choice(names, viewer, target),
@@ -368,25 +380,11 @@ impl<'a> Context<'a> {
 
     /// The punch's damage in words: "1", or "d4 + 2" when a die is rolled (Werewolf).
     fn punch_damage(&self) -> String {
-        let state = self.state;
-        let stones = i16::try_from(state.carries(self.seat, Effect::Mightstone)).unwrap_or(0);
-        let might = CardId::by_key("mightstone").map_or(2, |c| i16::from(c.power()));
-        let form = state
-            .wizard(self.seat)
-            .and_then(|w| w.form)
-            .and_then(|f| FORMS.get(usize::from(f)));
-        let bonus = stones.saturating_mul(might);
-        match form {
-            Some(f) if f.punch_die > 0 => {
-                let fixed = i16::from(f.punch).saturating_add(bonus);
-                if fixed > 0 {
-                    format!("d{} + {fixed}", f.punch_die)
-                } else {
-                    format!("d{}", f.punch_die)
-                }
-            }
-            Some(f) => i16::from(f.punch.max(1)).saturating_add(bonus).to_string(),
-            None => 1i16.saturating_add(bonus).to_string(),
+        let (fixed, die) = self.state.punch_damage(self.seat);
+        match (die, fixed) {
+            (0, n) => n.to_string(),
+            (d, n) if n > 0 => format!("d{d} + {n}"),
+            (d, _) => format!("d{d}"),
         }
     }
 

@@ -44,6 +44,12 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
                 name(*by),
                 name(*victim)
             ),
+            Need::Evade { by, victim, .. } => format!(
+                "{} is a gnome: the die is rolled for {}'s attack (1-{} misses).",
+                name(*victim),
+                name(*by),
+                state.form(*victim).map_or(0, |f| f.evades_up_to)
+            ),
         };
     }
     match state.phase {
@@ -256,6 +262,20 @@ pub(super) fn this_turn(state: &State, names: &[String]) -> Option<Section> {
             "Pick Lock: the door on {} may be passed this turn.",
             line_words(state, p, d)
         ));
+    }
+    if t.reach > 0 {
+        lines.push(format!(
+            "Stretch: punches and spells at a wizard next to you reach {} squares in a \
+             straight, open line this turn.",
+            t.reach
+        ));
+    }
+    if state.maintains(t.seat, super::super::cards::Effect::ExtraArms) && !t.first {
+        lines.push(if t.extra_punch {
+            "Extra Arms: the one more punch has been made.".to_owned()
+        } else {
+            "Extra Arms: one more punch allowed, even after the attack.".to_owned()
+        });
     }
     Some(Section::new(format!("This turn ({name}'s)"), lines))
 }

@@ -9,6 +9,7 @@ mod docs;
 mod erased;
 mod examples;
 mod fidelity;
+mod mutation;
 mod picture;
 mod present;
 mod turn;

@@ -274,8 +274,14 @@ fn options_choose_three_available_schools() {
     };
     let state = Game::new_game(&conjuring, 2).expect("Conjuring is complete");
     assert_eq!(state.deck.len(), 84, "12 Cantrip + 3 x 24");
+    let mutation = Options {
+        schools: vec![School::Conjuring, School::Mentalism, School::Mutation],
+        ..Options::default()
+    };
+    let state = Game::new_game(&mutation, 2).expect("Mutation is complete");
+    assert_eq!(state.deck.len(), 84, "12 Cantrip + 3 x 24");
     let later = Options {
-        schools: vec![School::Alchemy, School::Elemental, School::Mutation],
+        schools: vec![School::Alchemy, School::Elemental, School::Thaumaturgy],
         ..Options::default()
     };
     assert!(
