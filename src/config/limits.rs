@@ -20,6 +20,9 @@ pub struct LimitSettings {
     pub login_per_account_per_min: u32,
     /// Registrations from one client address an hour (`TURNPOST_REGISTER_PER_IP_PER_HOUR`).
     pub register_per_ip_per_hour: u32,
+    /// Submissions (`POST /v1/games/{id}/actions`) one API token may make a minute, or one
+    /// account with its sessions (`TURNPOST_SUBMISSIONS_PER_TOKEN_PER_MIN`).
+    pub submissions_per_token_per_min: u32,
     /// Invitations one account may send in 24 hours (`TURNPOST_INVITATIONS_PER_DAY`).
     pub invitations_per_day: u32,
     /// Invitations one address that no account has confirmed may receive in 24 hours, from
@@ -43,6 +46,7 @@ impl Default for LimitSettings {
             login_per_ip_per_min: 30,
             login_per_account_per_min: 10,
             register_per_ip_per_hour: 60,
+            submissions_per_token_per_min: 1_200,
             invitations_per_day: 20,
             invitations_per_address_per_day: 3,
             verification_mails_per_day: 5,
@@ -59,6 +63,7 @@ pub(super) struct FileLimits {
     login_per_ip_per_min: Option<u32>,
     login_per_account_per_min: Option<u32>,
     register_per_ip_per_hour: Option<u32>,
+    submissions_per_token_per_min: Option<u32>,
     invitations_per_day: Option<u32>,
     invitations_per_address_per_day: Option<u32>,
     verification_mails_per_day: Option<u32>,
@@ -80,6 +85,7 @@ impl LimitSettings {
             login_per_ip_per_min,
             login_per_account_per_min,
             register_per_ip_per_hour,
+            submissions_per_token_per_min,
             invitations_per_day,
             invitations_per_address_per_day,
             verification_mails_per_day,
@@ -97,6 +103,10 @@ impl LimitSettings {
             login_per_account_per_min,
         );
         set(&mut self.register_per_ip_per_hour, register_per_ip_per_hour);
+        set(
+            &mut self.submissions_per_token_per_min,
+            submissions_per_token_per_min,
+        );
         set(&mut self.invitations_per_day, invitations_per_day);
         set(
             &mut self.invitations_per_address_per_day,
@@ -115,7 +125,7 @@ impl LimitSettings {
     }
 
     pub(super) fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
-        let counts: [(&str, &mut u32); 6] = [
+        let counts: [(&str, &mut u32); 7] = [
             (
                 "TURNPOST_LOGIN_PER_IP_PER_MIN",
                 &mut self.login_per_ip_per_min,
@@ -127,6 +137,10 @@ impl LimitSettings {
             (
                 "TURNPOST_REGISTER_PER_IP_PER_HOUR",
                 &mut self.register_per_ip_per_hour,
+            ),
+            (
+                "TURNPOST_SUBMISSIONS_PER_TOKEN_PER_MIN",
+                &mut self.submissions_per_token_per_min,
             ),
             (
                 "TURNPOST_INVITATIONS_PER_DAY",

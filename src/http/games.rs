@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::auth::AuthUser;
 use super::problem::{ApiError, Problem};
 use crate::service::clock::ClockSettings;
+use crate::service::limits::Submitter;
 use crate::service::submit::{self, Idempotency};
 use crate::service::views::{EventPage, GameExport, GameList, GameView, StateView, SubmitResult};
 use crate::service::{Services, games};
@@ -317,6 +318,8 @@ pub async fn state(
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version-conflict`: stale `expected_version` (with `current_version`); `game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`illegal-action`: an illegal action (with `action_index` and the rule's reason); `idempotency-key-reused`: the key came with another body; `invalid-request`: no actions", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: more submissions than the API token (or the account's sessions together) may make a minute (`TURNPOST_SUBMISSIONS_PER_TOKEN_PER_MIN`, 1,200 by default); `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait"), ("RateLimit-Remaining" = i64, description = "0: nothing left now"), ("RateLimit-Reset" = i64, description = "Seconds until the next submission is allowed"))),
     ),
     security(("bearer" = []))
 )]
@@ -329,6 +332,10 @@ pub async fn actions(
     body: web::Json<SubmitActions>,
 ) -> Result<web::Json<SubmitResult>, ApiError> {
     let idempotency = idempotency_key(&req, &body.0)?;
+    svc.limits.submission(match user.token {
+        Some(token) => Submitter::Token(token),
+        None => Submitter::Account(user.id),
+    })?;
     let result = submit::submit(
         &svc,
         user.id,

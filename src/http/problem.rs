@@ -247,6 +247,12 @@ impl ResponseError for ApiError {
         ));
         if let Some(secs) = self.retry_after {
             response.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+            if self.status == StatusCode::TOO_MANY_REQUESTS {
+                // The rate-limit fields of the IETF draft (draft-ietf-httpapi-ratelimit-headers):
+                // nothing left now, the next one allowed in `secs`.
+                response.insert_header(("RateLimit-Remaining", "0"));
+                response.insert_header(("RateLimit-Reset", secs.to_string()));
+            }
         }
         response.body(body)
     }

@@ -78,6 +78,15 @@ pub struct Limits {
     login_per_ip: Limit<ClientKey>,
     login_per_account: Limit<String>,
     register_per_ip: Limit<ClientKey>,
+    submissions: Limit<Submitter>,
+}
+
+/// Who submits, as far as the submission limit goes: an API token on its own (each bot its
+/// own budget), or an account with all its sessions (a person's browser tabs and mail).
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Submitter {
+    Token(uuid::Uuid),
+    Account(uuid::Uuid),
 }
 
 impl Limits {
@@ -88,6 +97,7 @@ impl Limits {
             login_per_ip: Limit::new(settings.login_per_ip_per_min, MINUTE),
             login_per_account: Limit::new(settings.login_per_account_per_min, MINUTE),
             register_per_ip: Limit::new(settings.register_per_ip_per_hour, MINUTE * 60),
+            submissions: Limit::new(settings.submissions_per_token_per_min, MINUTE),
         }
     }
 
@@ -123,6 +133,23 @@ impl Limits {
             limited(
                 secs,
                 format!("too many new accounts from your address; try again in {secs} s"),
+            )
+        })
+    }
+
+    /// One submission by `who`.
+    pub fn submission(&self, who: Submitter) -> Result<()> {
+        self.submissions.check(&who).map_err(|secs| {
+            let whose = match who {
+                Submitter::Token(_) => "this API token",
+                Submitter::Account(_) => "this account's sessions",
+            };
+            limited(
+                secs,
+                format!(
+                    "too many submissions by {whose} (at most {} a minute); try again in {secs} s",
+                    self.settings.submissions_per_token_per_min
+                ),
             )
         })
     }
@@ -263,6 +290,44 @@ mod tests {
         for _ in 0..100 {
             assert!(off.login(ip("192.0.2.1"), "a@x.test").is_ok());
             assert!(off.register(ip("192.0.2.1")).is_ok());
+        }
+    }
+
+    #[test]
+    fn each_token_has_its_own_submission_budget_and_sessions_share_the_accounts() {
+        let l = Limits::new(&LimitSettings {
+            submissions_per_token_per_min: 3,
+            ..LimitSettings::default()
+        });
+        let (bot, other_bot, ann) = (
+            uuid::Uuid::new_v4(),
+            uuid::Uuid::new_v4(),
+            uuid::Uuid::new_v4(),
+        );
+        for _ in 0..3 {
+            assert!(l.submission(Submitter::Token(bot)).is_ok());
+            assert!(l.submission(Submitter::Account(ann)).is_ok());
+        }
+        match l.submission(Submitter::Token(bot)) {
+            Err(ServiceError::RateLimited {
+                retry_after_secs,
+                detail,
+            }) => {
+                assert!((1..=20).contains(&retry_after_secs), "{retry_after_secs}");
+                assert!(detail.contains("this API token"), "{detail}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let e = l.submission(Submitter::Account(ann)).unwrap_err();
+        assert!(e.to_string().contains("this account's sessions"), "{e}");
+        // Another token is not held up, nor is the account the token belongs to.
+        assert!(l.submission(Submitter::Token(other_bot)).is_ok());
+        let off = Limits::new(&LimitSettings {
+            submissions_per_token_per_min: 0,
+            ..LimitSettings::default()
+        });
+        for _ in 0..100 {
+            assert!(off.submission(Submitter::Token(bot)).is_ok());
         }
     }
 }

@@ -510,3 +510,63 @@ async fn fifty_wrong_logins_are_throttled_and_the_right_password_works_after_the
         started.elapsed()
     );
 }
+
+/// Issue 19: "rate limits ... per token on submissions: 429 with `Retry-After` and rate-limit
+/// headers". Each API token has its own budget; an account's sessions share one. A refused or
+/// illegal submission counts too (a runaway loop is what the limit stops).
+#[tokio::test]
+async fn submissions_are_limited_per_token_with_retry_after_and_rate_limit_headers() {
+    let app = spawn_app_with(|s| s.limits.submissions_per_token_per_min = 3).await;
+    let ann = app.register("Ann").await;
+    let bob = app.register("Bob").await;
+    let game = app
+        .start_game("bag-of-fate", &[ann.clone(), bob.clone()], json!(null))
+        .await;
+    let submit = |who: &Player| {
+        app.client
+            .post(format!("{}/v1/games/{game}/actions", app.base))
+            .bearer_auth(&who.token)
+            .json(&json!({"actions": []}))
+            .send()
+    };
+    for i in 0..3 {
+        let r = submit(&ann).await.expect("submit");
+        assert_eq!(
+            r.status(),
+            422,
+            "submission {i} is refused as empty, not limited"
+        );
+    }
+    let r = submit(&ann).await.expect("submit");
+    let header = |name: &str| {
+        r.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<i64>().ok())
+    };
+    let (remaining, reset) = (header("ratelimit-remaining"), header("ratelimit-reset"));
+    let limited = answer(r).await;
+    let detail = assert_limited(&limited, 1..=20);
+    assert!(detail.contains("this account's sessions"), "{detail}");
+    assert_eq!(remaining, Some(0));
+    assert_eq!(reset, limited.1);
+    // Bob is not held up by Ann's submissions; nor is a token of Ann's, which has its own.
+    assert_eq!(submit(&bob).await.expect("submit").status(), 422);
+    let token = app
+        .post(
+            "/v1/me/tokens",
+            &ann,
+            &json!({"name": "my bot", "scopes": ["play"]}),
+        )
+        .await
+        .expect(201);
+    let bot = Player {
+        token: token["secret"].as_str().expect("a secret").to_owned(),
+        ..ann.clone()
+    };
+    for _ in 0..3 {
+        assert_eq!(submit(&bot).await.expect("submit").status(), 422);
+    }
+    let detail = assert_limited(&answer(submit(&bot).await.expect("submit")).await, 1..=20);
+    assert!(detail.contains("this API token"), "{detail}");
+}
