@@ -17,6 +17,52 @@ use uuid::Uuid;
 
 use crate::store::models::OutboxRow;
 
+/// Seconds until the next attempt of an outbox row or a webhook delivery that failed its
+/// `attempts`-th time: `base_ms` × 2^(attempts−1), at most `max_secs`, with ±50 % jitter from
+/// the clock and the row id (it spreads the retries of a burst without an RNG here).
+pub(crate) fn retry_delay(base_ms: f64, max_secs: f64, attempts: i32, id: i64) -> f64 {
+    let exp = base_ms / 1000.0 * 2f64.powi(attempts.clamp(1, 30) - 1);
+    let nanos =
+        chrono::Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
+    exp.min(max_secs) * (0.5 + (nanos % 1000) as f64 / 1000.0)
+}
+
+/// A worker's loop: `round` until `stop` turns true, at once again after a round that worked
+/// (`Ok(true)`), after `poll_ms` when nothing was due, after at least a second when the round
+/// failed (a round cut short by the stop is expected: its rows' leases expire for the next run).
+pub(crate) async fn poll_rounds<F, Fut>(
+    name: &str,
+    poll_ms: u64,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+    mut round: F,
+) where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<bool>>,
+{
+    use std::time::Duration;
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let pause = match round().await {
+            Ok(true) => None,
+            Ok(false) => Some(Duration::from_millis(poll_ms)),
+            Err(_) if *stop.borrow() => break,
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), "{name} worker round failed");
+                Some(Duration::from_millis(poll_ms.max(1000)))
+            }
+        };
+        if let Some(pause) = pause {
+            tokio::select! {
+                _ = tokio::time::sleep(pause) => {}
+                _ = stop.changed() => {}
+            }
+        }
+    }
+    tracing::info!("{name} worker stopped");
+}
+
 /// A rendered message as stored in `outbox.payload`. The envelope (Message-ID, From) is added
 /// when it is sent, so a retry is byte-for-byte the same message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -201,43 +201,27 @@ impl HookWorker {
     }
 
     /// Works until `stop` turns true, sleeping `poll_ms` whenever nothing is due.
-    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+    pub async fn run(self, stop: watch::Receiver<bool>) {
         tracing::info!(
             allow_private = self.settings.allow_private,
             "webhook worker started"
         );
-        loop {
-            if *stop.borrow() {
-                break;
-            }
-            let pause = match self.run_once().await {
-                Ok(Round::Worked { .. }) => None,
-                Ok(Round::Empty) => Some(Duration::from_millis(self.settings.poll_ms)),
-                Err(_) if *stop.borrow() => break,
-                Err(e) => {
-                    tracing::error!(error = %format!("{e:#}"), "webhook worker round failed");
-                    Some(Duration::from_millis(self.settings.poll_ms.max(1000)))
-                }
-            };
-            if let Some(pause) = pause {
-                tokio::select! {
-                    _ = tokio::time::sleep(pause) => {}
-                    _ = stop.changed() => {}
-                }
-            }
-        }
-        tracing::info!("webhook worker stopped");
+        let poll_ms = self.settings.poll_ms;
+        super::poll_rounds("webhook", poll_ms, stop, || async {
+            Ok(matches!(self.run_once().await?, Round::Worked { .. }))
+        })
+        .await;
     }
 }
 
-/// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter (from the
-/// clock and the row id: it spreads the retries of a burst).
+/// Seconds until the next attempt ([`super::retry_delay`]).
 fn backoff(settings: &WebhookSettings, attempts: i32, id: i64) -> f64 {
-    let base = settings.retry_base_ms as f64 / 1000.0;
-    let exp = base * 2f64.powi(attempts.clamp(1, 30) - 1);
-    let capped = exp.min(settings.retry_max_secs as f64);
-    let nanos = Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
-    capped * (0.5 + (nanos % 1000) as f64 / 1000.0)
+    super::retry_delay(
+        settings.retry_base_ms as f64,
+        settings.retry_max_secs as f64,
+        attempts,
+        id,
+    )
 }
 
 /// An error with its causes, on one line (reqwest's own text leaves out why).

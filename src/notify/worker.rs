@@ -2,9 +2,7 @@
 //! `turnpost worker`; any number may run against one database (see `store::outbox`).
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use chrono::Utc;
 use tokio::sync::watch;
 use uuid::Uuid;
 
@@ -218,44 +216,24 @@ impl Worker {
         }
     }
 
-    /// Seconds until the next attempt: base × 2^(attempts−1), capped, with ±50 % jitter.
+    /// Seconds until the next attempt ([`super::retry_delay`]).
     fn backoff(&self, attempts: i32, id: i64) -> f64 {
-        let base = self.settings.retry_base_ms as f64 / 1000.0;
-        let exp = base * 2f64.powi(attempts.clamp(1, 30) - 1);
-        let capped = exp.min(self.settings.retry_max_secs as f64);
-        // Jitter from the clock and the row id: spreads retries of a burst without an RNG dependency here.
-        let nanos =
-            Utc::now().timestamp_subsec_nanos() as u64 ^ (id as u64).wrapping_mul(0x9E37_79B9);
-        let jitter = 0.5 + (nanos % 1000) as f64 / 1000.0;
-        capped * jitter
+        super::retry_delay(
+            self.settings.retry_base_ms as f64,
+            self.settings.retry_max_secs as f64,
+            attempts,
+            id,
+        )
     }
 
     /// Works until `stop` turns true, sleeping `poll_ms` whenever nothing is due.
-    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+    pub async fn run(self, stop: watch::Receiver<bool>) {
         tracing::info!(transport = %self.transport.describe(), "mail worker started");
-        loop {
-            if *stop.borrow() {
-                break;
-            }
-            let pause = match self.run_once().await {
-                Ok(Round::Worked { .. }) => None,
-                Ok(Round::Empty) => Some(Duration::from_millis(self.settings.poll_ms)),
-                // Shutting down: a round cut short by the stop is expected; its rows'
-                // leases expire for the next run.
-                Err(_) if *stop.borrow() => break,
-                Err(e) => {
-                    tracing::error!(error = %format!("{e:#}"), "mail worker round failed");
-                    Some(Duration::from_millis(self.settings.poll_ms.max(1000)))
-                }
-            };
-            if let Some(pause) = pause {
-                tokio::select! {
-                    _ = tokio::time::sleep(pause) => {}
-                    _ = stop.changed() => {}
-                }
-            }
-        }
-        tracing::info!("mail worker stopped");
+        let poll_ms = self.settings.poll_ms;
+        super::poll_rounds("mail", poll_ms, stop, || async {
+            Ok(matches!(self.run_once().await?, Round::Worked { .. }))
+        })
+        .await;
     }
 }
 
@@ -285,6 +263,7 @@ fn unwanted(user: Option<&User>, kind: &str, to: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::Utc;
 
     fn user(verified: bool, preference: &str) -> User {
         User {

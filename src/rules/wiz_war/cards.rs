@@ -387,14 +387,15 @@ impl Form {
         parts.join(", ")
     }
 
-    /// The numbers in short, for the picture's legend: "move 2, punch 2, -2 damage".
+    /// The numbers in short, for the picture's legend: "move 2, punch 2, -2 damage". The punch
+    /// is left out where it is a wizard's usual 1 damage (the legend's panel is narrow).
     pub fn short_words(&self) -> String {
         let mut parts = vec![format!("move {}", self.movement)];
-        parts.push(if self.punch_die > 0 {
-            format!("punch d{}", self.punch_die)
-        } else {
-            format!("punch {}", self.punch.max(1))
-        });
+        if self.punch_die > 0 {
+            parts.push(format!("punch d{}", self.punch_die));
+        } else if self.punch > 1 {
+            parts.push(format!("punch {}", self.punch));
+        }
         if self.armour > 0 {
             parts.push(format!("-{} damage", self.armour));
         }

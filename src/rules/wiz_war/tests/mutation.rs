@@ -510,3 +510,14 @@ fn a_transformed_wizard_shows_everywhere() {
     assert_eq!(life(&state, 1), 15);
     assert!(state.needs.is_empty(), "a missed punch rolls no d4");
 }
+
+// The picture's legend line of a form fits its narrow panel: "Gnome: move 2, punch 1, evades
+// 1-2" ran past it, so the usual 1-damage punch is left out (CONTENT.md: "Gnome (move 2,
+// evades on 1–2)", "Golem (move 2, punch 2, takes 2 less damage)").
+#[test]
+fn a_forms_legend_names_only_what_the_form_changes() {
+    let form = |name: &str| FORMS.iter().find(|f| f.name == name).unwrap();
+    assert_eq!(form("Gnome").short_words(), "move 2, evades 1-2");
+    assert_eq!(form("Golem").short_words(), "move 2, punch 2, -2 damage");
+    assert_eq!(form("Werewolf").short_words(), "move 4, punch d4");
+}
