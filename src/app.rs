@@ -153,6 +153,8 @@ pub struct Application {
     deadlines: Option<(Services, u64)>,
     inbound: Option<(tokio::net::TcpListener, Handler, Limits)>,
     inbound_port: Option<u16>,
+    /// For the start-up check of old snapshots.
+    services: Services,
 }
 
 /// The outbox worker for these settings and services.
@@ -219,6 +221,7 @@ impl Application {
         let streams = http::streams::StreamConfig {
             heartbeat: std::time::Duration::from_secs(settings.stream_heartbeat_secs.max(1)),
         };
+        let upgrade = services.clone();
         let server = server(
             listener,
             services,
@@ -236,6 +239,7 @@ impl Application {
             deadlines,
             inbound,
             inbound_port,
+            services: upgrade,
         })
     }
 
@@ -263,6 +267,21 @@ impl Application {
         });
         let deadlines = self.deadlines.map(|(svc, poll_ms)| {
             tokio::spawn(crate::service::clock::run(svc, poll_ms, stopped.clone()))
+        });
+        // Snapshots an older Turnpost wrote and this one cannot load are refolded from their
+        // logs, beside serving (see `service::upgrade`).
+        let upgrade = self.services;
+        tokio::spawn(async move {
+            match crate::service::upgrade::refresh_stale_snapshots(&upgrade).await {
+                Ok(r) if !r.refolded.is_empty() || !r.failed.is_empty() => tracing::warn!(
+                    checked = r.checked,
+                    refolded = r.refolded.len(),
+                    failed = r.failed.len(),
+                    "snapshots from an older Turnpost"
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = %e, "checking the snapshots"),
+            }
         });
         let hooks = self.hooks.map(|w| tokio::spawn(w.run(stopped.clone())));
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));

@@ -118,6 +118,19 @@ async fn run(
         Command::Migrate => {
             turnpost::store::migrate(&url).await?;
             println!("migrations applied");
+            let svc = services(settings, &url).await?;
+            let report = turnpost::service::upgrade::refresh_stale_snapshots(&svc)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "{} game snapshots checked; {} refolded from their logs; {} that do not refold",
+                report.checked,
+                report.refolded.len(),
+                report.failed.len()
+            );
+            for (game, why) in &report.failed {
+                println!("  game {game}: {why}");
+            }
         }
         Command::Replay { game_id } => {
             let svc = services(settings, &url).await?;

@@ -8,6 +8,8 @@ mod contract;
 pub mod garden_gnomes;
 pub mod gnomes_and_wizards;
 pub mod monsters_and_magic;
+#[cfg(test)]
+mod old_logs;
 pub mod picture;
 pub mod present;
 pub mod registry;

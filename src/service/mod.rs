@@ -18,6 +18,7 @@ pub mod seats;
 pub mod sessions;
 pub mod streams;
 pub mod submit;
+pub mod upgrade;
 pub mod users;
 pub mod views;
 pub mod webhooks;

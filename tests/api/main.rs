@@ -31,6 +31,7 @@ mod smtp;
 mod streams;
 mod talk;
 mod tokens;
+mod upgrade;
 mod web;
 mod webhooks;
 mod wiz_war;

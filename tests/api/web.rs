@@ -438,8 +438,9 @@ async fn forged_forms_bad_links_and_other_peoples_games_get_error_pages_and_chan
     assert!(!mail_to(&smtp, ann).is_empty());
 }
 
-/// Plays `steps` random actions of `game` over the API (fewer if it ends).
-async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usize, seed: u64) {
+/// Plays `steps` random actions of `game` over the API (fewer if it ends); also used by
+/// `upgrade.rs`.
+pub async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usize, seed: u64) {
     let mut pick = Picker::new(seed);
     for _ in 0..steps {
         let (_, status, to_act) = version(app, game, &players[0]).await;
