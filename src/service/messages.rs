@@ -247,10 +247,9 @@ pub async fn list(
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
     seat_of(&players, user).ok_or(ServiceError::NotAPlayer)?;
-    let rows = store::messages::page_for(&mut conn, game_id, user, after, limit).await?;
-    let next = (rows.len() as i64 == limit)
-        .then(|| rows.last().map(|(m, _)| m.id.to_string()))
-        .flatten();
+    // One row more than the page, to know whether there is a page after it.
+    let rows = store::messages::page_for(&mut conn, game_id, user, after, limit + 1).await?;
+    let (rows, next) = super::cursor::page(rows, limit, |(m, _)| m.id.to_string());
     Ok(MessagePage {
         messages: rows
             .into_iter()

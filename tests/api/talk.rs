@@ -108,6 +108,13 @@ async fn players_post_to_the_table_and_read_the_talk_page_by_page() {
         ["gl hf", "one", "two"]
     );
     assert_eq!(rest["next"], Value::Null);
+    // Exactly a page's worth: no `next` leading to an empty page (as every list).
+    let whole = app
+        .get(&format!("{}?limit=5", messages(game)), &cat)
+        .await
+        .expect(200);
+    assert_eq!(whole["messages"].as_array().unwrap().len(), 5);
+    assert_eq!(whole["next"], Value::Null);
     let last = rest["messages"][2]["id"].as_i64().unwrap();
     let empty = app
         .get(&format!("{}?cursor={last}", messages(game)), &cat)
