@@ -8,6 +8,7 @@ pub mod auth;
 pub mod bots;
 pub mod clock;
 pub mod config;
+pub mod fdlimit;
 pub mod http;
 pub mod loadgen;
 pub mod notify;

@@ -72,6 +72,14 @@ async fn main() -> anyhow::Result<()> {
         return turnpost::loadgen::run(*args).await;
     }
     init_tracing();
+    turnpost::fdlimit::raise_open_files_limit();
+    // The worker stops on Ctrl-C or SIGTERM: listen before anything else, so that a signal
+    // sent while it still attaches to the database stops it gracefully too, instead of
+    // killing it with the default action.
+    let stop = match cli.command {
+        Some(Command::Worker) => Some(StopSignals::listen()?),
+        _ => None,
+    };
     let mut settings = Settings::load(cli.config.as_deref())?;
     if let Some(dir) = cli.data_dir {
         settings.data_dir = dir;
@@ -82,15 +90,40 @@ async fn main() -> anyhow::Result<()> {
         _ => Role::Service,
     };
     let mut database = Database::open(&settings, role)?;
-    let result = run(cli.command, &mut settings, &database).await;
+    let result = run(cli.command, &mut settings, &database, stop).await;
     database.close();
     result
+}
+
+/// SIGINT and SIGTERM, listened for from the moment this is made.
+struct StopSignals {
+    interrupt: tokio::signal::unix::Signal,
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn listen() -> anyhow::Result<StopSignals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(StopSignals {
+            interrupt: signal(SignalKind::interrupt()).context("listening for SIGINT")?,
+            terminate: signal(SignalKind::terminate()).context("listening for SIGTERM")?,
+        })
+    }
+
+    /// Waits for either signal.
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
 }
 
 async fn run(
     command: Option<Command>,
     settings: &mut Settings,
     database: &Database,
+    stop_signals: Option<StopSignals>,
 ) -> anyhow::Result<()> {
     let url = database.url();
     match command.unwrap_or(Command::Serve { addr: None }) {
@@ -108,9 +141,10 @@ async fn run(
             let hooks = turnpost::app::webhook_worker(settings, &svc)?;
             let run = tokio::spawn(worker.run(stopped.clone()));
             let deliver = tokio::spawn(hooks.run(stopped));
-            tokio::signal::ctrl_c()
-                .await
-                .context("waiting for Ctrl-C")?;
+            stop_signals
+                .context("the worker listens for its stop signals")?
+                .recv()
+                .await;
             let _ = stop.send(true);
             run.await.context("mail worker")?;
             deliver.await.context("webhook worker")?;

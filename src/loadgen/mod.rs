@@ -16,7 +16,10 @@
 //!   game's one row has just been rewritten thousands of times in seconds.
 //! - `memory`: creates `--games` active games (default 10,000), reads each one's state once,
 //!   and reports the server's resident memory (only for a server started here).
-//! - `all`: the three in turn, against one server.
+//! - `streams`: holds `--streams` event streams open (default 1,000: half account streams, half
+//!   one game's), reports the server's resident memory before and with them open, and checks
+//!   that one move reaches every game stream (only for a server started here).
+//! - `all`: the four in turn, against one server.
 //!
 //! With no `--url` the load generator starts `turnpost serve` itself on loopback, against
 //! `--database-url` (`DATABASE_URL`) or, if none is given, a private durable PostgreSQL
@@ -26,6 +29,7 @@
 mod client;
 mod server;
 pub mod stats;
+mod streams;
 mod yardstick;
 
 use std::path::PathBuf;
@@ -47,6 +51,7 @@ pub enum Scenario {
     Throughput,
     Growth,
     Memory,
+    Streams,
     All,
 }
 
@@ -115,6 +120,9 @@ pub struct LoadArgs {
     /// Memory: active games to create.
     #[arg(long, default_value_t = 10_000)]
     pub games: usize,
+    /// Streams: event streams to hold open at once.
+    #[arg(long, default_value_t = 1_000)]
+    pub streams: usize,
     /// Seed of the clients' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -217,6 +225,8 @@ pub async fn run(args: LoadArgs) -> anyhow::Result<()> {
     if args.clients == 0 || args.seats == 0 {
         bail!("--clients and --seats must be at least 1");
     }
+    // Each client connection and open stream is a file descriptor.
+    crate::fdlimit::raise_open_files_limit();
     let options: Value = serde_json::from_str(&args.options).context("--options is not JSON")?;
     let target = Target::open(&args).await?;
     let result = scenarios(&args, &options, &target).await;
@@ -234,6 +244,9 @@ async fn scenarios(args: &LoadArgs, options: &Value, target: &Target) -> anyhow:
     }
     if all || args.scenario == Scenario::Memory {
         memory(args, options, target).await?;
+    }
+    if all || args.scenario == Scenario::Streams {
+        streams::streams(args, options, target).await?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ mod browser;
 mod clocks;
 mod cluster;
 mod cors;
+mod example_bot;
 mod crash;
 mod export;
 mod games;
