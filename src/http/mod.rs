@@ -14,6 +14,7 @@ pub mod me;
 pub mod messages;
 pub mod methods;
 pub mod openapi;
+mod openapi_refine;
 pub mod problem;
 pub mod rulesets;
 pub mod seats;

@@ -91,6 +91,9 @@ pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
             }
         }
     }
+    let rulesets = crate::rules::Registry::standard();
+    let ids: Vec<&str> = rulesets.all().map(|g| g.id()).collect();
+    super::openapi_refine::refine(&mut api, &ids);
     let catalog: String = PROBLEM_TYPES
         .iter()
         .map(|(slug, status, meaning)| format!("| `{slug}` | {status} | {meaning} |\n"))
