@@ -382,7 +382,7 @@ pub(crate) fn idempotency_key(
     params(("id" = Uuid, Path, description = "Game id"), EventsQuery),
     responses(
         (status = 200, description = "A page of the log", body = EventPage),
-        (status = 400, description = "`malformed-request`: a parameter could not be read, `limit` is not between 1 and 1000, or `wait` is over 60", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: a parameter could not be read, `after` is below 0, `limit` is not between 1 and 1000, or `wait` is over 60", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
@@ -397,6 +397,11 @@ pub async fn events(
 ) -> Result<web::Json<EventPage>, ApiError> {
     let limit = clamp_limit(query.limit, 100, 1000)?;
     let after = query.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::bad_request(
+            "`after` must be a seq: a whole number, 0 or more",
+        ));
+    }
     let wait = query.wait.unwrap_or(0);
     if wait > MAX_WAIT_SECS {
         return Err(ApiError::bad_request(format!(

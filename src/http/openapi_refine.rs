@@ -7,16 +7,18 @@
 use serde_json::json;
 use utoipa::openapi::extensions::Extensions;
 use utoipa::openapi::path::{Operation, Parameter};
-use utoipa::openapi::schema::{Object, ObjectBuilder, OneOfBuilder, Type};
+use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type};
 use utoipa::openapi::{OpenApi, RefOr, Schema};
 
-/// `<microseconds>_<32 hex digits>`, as `service::cursor::encode` writes (16 digits of
-/// microseconds reach past the year 2200; `decode` takes every value of this form).
-pub const CURSOR_PATTERN: &str = "^-?[0-9]{1,16}_[0-9a-fA-F]{32}$";
+use crate::service::cursor;
+
 /// 1 to 255 visible ASCII characters.
 pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]{1,255}$";
 /// An account stream's event id: `<microseconds>.<game>.<version>`.
-pub const ACCOUNT_EVENT_ID_PATTERN: &str = "^[0-9]{1,16}(\\.[0-9a-fA-F-]{36}\\.[0-9]{1,18})?$";
+/// Only its time is read (`service::streams::resume_time`): what follows the first dot is free.
+pub const ACCOUNT_EVENT_ID_PATTERN: &str = "^[0-9]{1,16}(\\.[!-~]*)?$";
+/// An address with a dotted domain (`service::users::valid_email`).
+pub const EMAIL_PATTERN: &str = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$";
 /// The statuses `GET /v1/me/games?status=` may name, comma-separated.
 pub const STATUS_LIST_PATTERN: &str = "^(open|active|finished|abandoned)(,(open|active|finished|abandoned))*$";
 
@@ -35,6 +37,19 @@ pub fn refine(api: &mut OpenApi, ruleset_ids: &[&str]) {
         {
             refine_parameters(op);
             refine_streams(op);
+        }
+    }
+    // Addresses: `format: email`, with the dotted domain the service also wants.
+    for (component, field) in [("RegisterRequest", "email"), ("Invite", "email")] {
+        if let Some(RefOr::T(Schema::Object(o))) = api
+            .components
+            .as_mut()
+            .and_then(|c| c.schemas.get_mut(component))
+            && let Some(RefOr::T(Schema::Object(email))) = o.properties.get_mut(field)
+        {
+            email.format = Some(SchemaFormat::KnownFormat(KnownFormat::Email));
+            email.pattern = Some(EMAIL_PATTERN.to_owned());
+            email.max_length = Some(254);
         }
     }
     if let Some(RefOr::T(Schema::Object(create))) = api
@@ -61,7 +76,10 @@ fn refine_parameters(op: &mut Operation) {
         let name = p.name.clone();
         let Some(o) = object_of(p) else { continue };
         match name.as_str() {
-            "cursor" => o.pattern = Some(CURSOR_PATTERN.to_owned()),
+            "cursor" if matches!(id.as_str(), "listMessages" | "listWebhookDeliveries") => {
+                o.pattern = Some(cursor::SEQ_PATTERN.to_owned());
+            }
+            "cursor" => o.pattern = Some(cursor::PATTERN.to_owned()),
             "Idempotency-Key" => {
                 o.pattern = Some(IDEMPOTENCY_KEY_PATTERN.to_owned());
                 o.min_length = Some(1);
@@ -69,8 +87,13 @@ fn refine_parameters(op: &mut Operation) {
             }
             "after" => o.minimum = Some(0.into()),
             "status" if id == "listMyGames" => o.pattern = Some(STATUS_LIST_PATTERN.to_owned()),
-            "Last-Event-ID" if id == "streamGameEvents" => o.minimum = Some(0.into()),
+            // A header is a string, never `null`: absent is how a client sends none.
+            "Last-Event-ID" if id == "streamGameEvents" => {
+                o.schema_type = SchemaType::Type(Type::Integer);
+                o.minimum = Some(0.into());
+            }
             "Last-Event-ID" if id == "streamMyEvents" => {
+                o.schema_type = SchemaType::Type(Type::String);
                 o.pattern = Some(ACCOUNT_EVENT_ID_PATTERN.to_owned());
             }
             _ => {}
@@ -143,36 +166,4 @@ fn refine_streams(op: &mut Operation) {
         one_of = one_of.item(e);
     }
     content.schema = Some(RefOr::T(Schema::OneOf(one_of.build())));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::cursor;
-
-    #[test]
-    fn a_cursor_the_service_writes_has_the_documented_form() {
-        // CURSOR_PATTERN by hand: 1-16 digits (maybe negative), `_`, 32 hex digits.
-        let of_the_form = |c: &str| {
-            c.split_once('_').is_some_and(|(micros, id)| {
-                let digits = micros.strip_prefix('-').unwrap_or(micros);
-                (1..=16).contains(&digits.len())
-                    && digits.bytes().all(|b| b.is_ascii_digit())
-                    && id.len() == 32
-                    && id.bytes().all(|b| b.is_ascii_hexdigit())
-            })
-        };
-        assert_eq!(CURSOR_PATTERN, "^-?[0-9]{1,16}_[0-9a-fA-F]{32}$");
-        let at = chrono::DateTime::from_timestamp_micros(1_764_000_000_123_456).expect("time");
-        let written = cursor::encode(at, uuid::Uuid::new_v4());
-        assert!(of_the_form(&written), "{written}");
-        // Every value of the form decodes: the largest and smallest microseconds included.
-        for micros in ["9999999999999999", "-9999999999999999", "0"] {
-            for id in ["0123456789abcdef0123456789ABCDEF", "ffffffffffffffffffffffffffffffff"] {
-                let c = format!("{micros}_{id}");
-                assert!(of_the_form(&c));
-                assert!(cursor::decode(&c).is_ok(), "{c}");
-            }
-        }
-    }
 }

@@ -145,11 +145,13 @@ pub async fn game_stream(
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let game = id.into_inner();
+    // `after` must be a seq even when Last-Event-ID wins over it.
+    let given = query.after.unwrap_or(0);
     let after = match last_event_id(&req)? {
         Some(last) => last.parse::<i64>().ok(),
-        None => Some(query.after.unwrap_or(0)),
+        None => Some(given),
     }
-    .filter(|n| *n >= 0)
+    .filter(|n| *n >= 0 && given >= 0)
     .ok_or_else(|| {
         ApiError::bad_request("`after` and Last-Event-ID must be a seq: a whole number, 0 or more")
     })?;

@@ -14,15 +14,39 @@ pub fn encode(at: DateTime<Utc>, id: Uuid) -> String {
     format!("{}_{}", at.timestamp_micros(), id.simple())
 }
 
-/// The sort key and id a cursor of [`encode`] names; a 400 problem for anything else.
+/// The form the OpenAPI document gives a keyset cursor (`http::openapi_refine`).
+pub const PATTERN: &str = "^-?[0-9]{1,16}_[0-9a-fA-F]{32}$";
+/// The form it gives a cursor that is a row number (messages, webhook deliveries).
+pub const SEQ_PATTERN: &str = "^[0-9]{1,18}$";
+
+fn digits(s: &str, max: usize) -> bool {
+    (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The sort key and id a cursor of [`encode`] names; a 400 problem for anything else, and
+/// exactly for what [`PATTERN`] refuses (16 digits of microseconds reach past the year 2200).
 pub fn decode(cursor: &str) -> Result<(DateTime<Utc>, Uuid), ServiceError> {
     let parsed = cursor.split_once('_').and_then(|(micros, id)| {
+        let unsigned = micros.strip_prefix('-').unwrap_or(micros);
+        let of_the_form =
+            digits(unsigned, 16) && id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit());
+        if !of_the_form {
+            return None;
+        }
         Some((
             DateTime::from_timestamp_micros(micros.parse().ok()?)?,
             Uuid::try_parse(id).ok()?,
         ))
     });
     parsed.ok_or_else(bad)
+}
+
+/// A row-number cursor ([`SEQ_PATTERN`]); a 400 problem for anything else.
+pub fn decode_seq(cursor: &str) -> Result<i64, ServiceError> {
+    if !digits(cursor, 18) {
+        return Err(bad());
+    }
+    cursor.parse().map_err(|_| bad())
 }
 
 /// The refusal of a cursor no list gave out.
@@ -61,12 +85,28 @@ mod tests {
         let at = DateTime::from_timestamp_micros(1_764_000_000_123_456).unwrap();
         let id = Uuid::new_v4();
         assert_eq!(decode(&encode(at, id)).unwrap(), (at, id));
+        // Every value of the documented form decodes, the widest included.
+        for micros in ["9999999999999999", "-9999999999999999", "0"] {
+            for id in ["0123456789abcdef0123456789ABCDEF", "ffffffffffffffffffffffffffffffff"] {
+                assert!(decode(&format!("{micros}_{id}")).is_ok(), "{micros}_{id}");
+            }
+        }
+        assert_eq!(decode_seq("0").unwrap(), 0);
+        assert_eq!(decode_seq("999999999999999999").unwrap(), 999_999_999_999_999_999);
+        for bad in ["", "-1", "+1", " 1", "1.0", "1e3", "9999999999999999999"] {
+            assert!(decode_seq(bad).is_err(), "{bad}");
+        }
+        // Nothing outside the form, even what a lenient parser would take.
         for bad in [
             "",
             "nonsense",
             "12_notauuid",
             "x_00000000000000000000000000000000",
             "_",
+            "+12_00000000000000000000000000000000",
+            "12_00000000-0000-0000-0000-000000000000",
+            "12345678901234567_00000000000000000000000000000000",
+            " 12_00000000000000000000000000000000",
         ] {
             assert!(
                 matches!(decode(bad), Err(ServiceError::BadCursor(_))),

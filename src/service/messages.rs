@@ -234,14 +234,7 @@ pub async fn list(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<MessagePage> {
-    let after = match cursor.map(str::trim).filter(|c| !c.is_empty()) {
-        None => 0,
-        Some(c) => c
-            .parse::<i64>()
-            .ok()
-            .filter(|n| *n >= 0)
-            .ok_or_else(super::cursor::bad)?,
-    };
+    let after = cursor.map(super::cursor::decode_seq).transpose()?.unwrap_or(0);
     let mut conn = svc.conn().await?;
     let (_, players) = store::games::get_with_players(&mut conn, game_id)
         .await?
