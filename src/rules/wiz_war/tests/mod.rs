@@ -10,6 +10,7 @@ mod erased;
 mod examples;
 mod fidelity;
 mod mutation;
+mod thaumaturgy;
 mod picture;
 mod present;
 mod turn;
