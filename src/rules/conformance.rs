@@ -21,7 +21,9 @@
 //! For every option set of `Ruleset::option_sets()` and every seat count of `Ruleset::seats`,
 //! [`Config::playouts`] random playouts (50 by default) are played from the seeds 0, 1, 2, …
 //! Each seed drives a `ChaCha8Rng`, so a playout is reproducible from (options, seat count, seed)
-//! alone. The first violation panics with a message naming all three.
+//! alone. The first violation panics with a message naming all three. With
+//! [`Config::spread_from`]`(k)` the option sets from index `k` on play each seed at one seat
+//! count only (seed `s` at the `s mod c`-th of their `c` seat counts).
 //!
 //! - `TURNPOST_PLAYOUTS=500 cargo test conformance` plays 500 playouts per seat count and option
 //!   set instead of 50.
@@ -195,6 +197,12 @@ pub struct Config {
     /// into `k` tests ([`shards!`]) so that the test harness spreads it over the cores; the
     /// `k` of them together play exactly what one run plays.
     pub shard: (u64, u64),
+    /// `Some(k)`: the option sets from index `k` on play each seed at one seat count only,
+    /// seed `s` at the `s mod c`-th of their `c` seat counts (cycling through them), while the
+    /// first `k` play every seed at every seat count; `None`: every set at every seat count.
+    /// A ruleset with many option sets (wiz-war's school combinations) covers them all at a
+    /// fraction of the cost ([`Config::spread_from`]).
+    pub spread_from: Option<usize>,
 }
 
 impl Config {
@@ -213,6 +221,30 @@ impl Config {
             json_probes: 2,
             expect_secrets: true,
             shard: (0, 1),
+            spread_from: None,
+        }
+    }
+
+    /// This configuration with the option sets from index `k` on spread over the seat counts
+    /// (see [`Config::spread_from`]).
+    pub fn spread_from(self, k: usize) -> Self {
+        Config {
+            spread_from: Some(k),
+            ..self
+        }
+    }
+
+    /// Whether the option set at index `set`, whose seat counts are `counts`, plays `seed` at
+    /// `seats` players (see [`Config::spread_from`]). The seat count is chosen by the seed
+    /// itself, so `TURNPOST_SEED` replays it exactly as the full run played it.
+    fn plays_at(&self, set: usize, counts: &[usize], seats: usize, seed: u64) -> bool {
+        match self.spread_from {
+            Some(k) if set >= k && !counts.is_empty() => {
+                let len = u64::try_from(counts.len()).unwrap_or(1);
+                let i = usize::try_from(seed % len).unwrap_or(0);
+                counts.get(i) == Some(&seats)
+            }
+            _ => true,
         }
     }
 
@@ -367,10 +399,11 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
     check_default_options::<R>();
 
     let mut report = Report::default();
-    for options in &option_sets {
+    for (set, options) in option_sets.iter().enumerate() {
         let options_json = check_options::<R>(options);
         let seats = R::seats(options);
         check_seat_range::<R>(options, &options_json, &seats);
+        let counts: Vec<usize> = seats.clone().collect();
         for n in seats {
             let mut run = Run {
                 options: options_json.clone(),
@@ -380,7 +413,10 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
                 longest: 0,
                 total_steps: 0,
             };
-            for seed in config.seeds() {
+            for seed in config
+                .seeds()
+                .filter(|&seed| config.plays_at(set, &counts, n, seed))
+            {
                 let mut at = 0;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     playout::play::<R>(

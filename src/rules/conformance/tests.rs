@@ -273,3 +273,54 @@ fn a_shard_without_seeds_plays_nothing_and_passes() {
     );
     assert!(report.runs.iter().all(|run| run.playouts == 0));
 }
+
+#[test]
+fn a_spread_option_set_plays_each_seed_at_one_seat_count() {
+    // The toy has two option sets and the seat counts 2, 3 and 4: the first set plays every
+    // seed at every count, the second (index 1, spread) seed s at count 2 + s mod 3.
+    let config = Config {
+        playouts: 7,
+        first_seed: 0,
+        ..Config::new(MAX_STEPS)
+    }
+    .spread_from(1);
+    let report = check::<Sound>(&config);
+    let played: Vec<(String, usize, u64)> = report
+        .runs
+        .iter()
+        .map(|r| (r.options.to_string(), r.seats, r.playouts))
+        .collect();
+    let (full, spread) = (r#"{"hand":3,"target":15}"#, r#"{"hand":1,"target":6}"#);
+    assert_eq!(
+        played,
+        [
+            (full.to_owned(), 2, 7),
+            (full.to_owned(), 3, 7),
+            (full.to_owned(), 4, 7),
+            // Seeds 0, 3, 6 at 2 seats; 1, 4 at 3; 2, 5 at 4.
+            (spread.to_owned(), 2, 3),
+            (spread.to_owned(), 3, 2),
+            (spread.to_owned(), 4, 2),
+        ]
+    );
+    assert_eq!(
+        (0..7)
+            .filter(|&s| config.plays_at(1, &[2, 3, 4], 3, s))
+            .collect::<Vec<_>>(),
+        [1, 4]
+    );
+    assert!((0..7).all(|s| config.plays_at(0, &[2, 3, 4], 3, s)));
+    // A lone seed (`TURNPOST_SEED=5`) plays the spread set at the count the full run gave it.
+    let lone = Config {
+        playouts: 1,
+        first_seed: 5,
+        ..config
+    };
+    let runs = check::<Sound>(&lone).runs;
+    let lone_spread: Vec<usize> = runs
+        .iter()
+        .filter(|r| r.options.to_string() == spread && r.playouts > 0)
+        .map(|r| r.seats)
+        .collect();
+    assert_eq!(lone_spread, [4]);
+}

@@ -57,22 +57,6 @@ const fn energy(key: &'static str, name: &'static str, value: u8) -> CardDef {
     }
 }
 
-const fn later(key: &'static str, name: &'static str, kind: Kind) -> CardDef {
-    card(
-        key,
-        name,
-        kind,
-        Anywhere,
-        A::Nothing,
-        &[],
-        Instant,
-        false,
-        0,
-        E::Later,
-        "(Not implemented yet: can only be discarded.)",
-    )
-}
-
 /// Every card, by [`CardId`](super::cards::CardId). Append only: ids are stored in game logs.
 #[rustfmt::skip]
 pub const CARDS: &[CardDef] = &[
@@ -242,19 +226,33 @@ pub const CARDS: &[CardDef] = &[
         "Your jaws grow to eat stone: eat a stone wall on a side of your square (a created stone wall too; never an outer wall, a door or a wall of earth): it is destroyed, and you regain 1 life (up to 20).").e(2),
     card("werewolf_form", "Werewolf Form", Neutral, Caster, A::Nothing, &[T::Transformation], Permanent, false, 0, E::Transform,
         "Transformation. You become a savage werewolf while you maintain this: 4 movement points a turn, and your punches deal a roll of the four-sided die (1-4). A new transformation ends this one.").e(2),
-    // --- Thaumaturgy: data only for now.
-    later("anti_anti", "Anti-Anti", Counter),
-    later("backlash", "Backlash", Counter),
-    later("globe_of_pain", "Globe of Pain", Attack),
-    later("slow_death", "Slow Death", Attack),
-    later("yoink", "Yoink", Attack),
-    later("invisible", "Invisible", Neutral),
-    later("gravity", "Gravity", Neutral),
-    later("pass_through_wall", "Pass Through Wall", Neutral),
-    later("seal_door", "Seal Door", Neutral),
-    later("master_key", "Master Key", Item),
-    later("dagger", "Dagger", Item),
-    later("wizardblade", "Wizardblade", Item),
+    // --- Thaumaturgy (our own card text, designed from the rulebook's mechanics; Full Shield,
+    // Negate Neutral, Drop Object, Fire Darts, Powerthrust, Around the Corner, Dispel, Pick
+    // Lock and Rotate Sector are above).
+    card("anti_anti", "Anti-Anti", Counter, Anywhere, A::Spell, &[], Instant, false, 0, E::AntiAnti,
+        "Counter. Play when any wizard casts a counter spell: it is cancelled, and the spell it answered goes on."),
+    card("backlash", "Backlash", Counter, Caster, A::Nothing, &[], Instant, false, 3, E::Backlash,
+        "Counter. Play when an attack spell is cast at you: it is cancelled, and the backlash strikes its caster for 3 damage."),
+    card("globe_of_pain", "Globe of Pain", Attack, Caster, A::Nothing, &[], Instant, true, 1, E::GlobeOfPain,
+        "Attack. A globe of pain bursts around you: every other wizard in your square or in a square next to it that you can see takes energy + 1 damage (2 unboosted).").e(2),
+    card("slow_death", "Slow Death", Attack, Sight, A::Wizard, &[T::Curse], Temporary, true, 2, E::SlowDeath,
+        "Attack, curse, temporary. When time passes on your turn, the target takes 2 damage. It needs your line of sight: the moment you cannot see the target, the spell ends. Lasts turns equal to its energy.").e(2),
+    card("yoink", "Yoink", Attack, Sight, A::CarriedItem, &[], Instant, false, 0, E::Yoink,
+        "Attack. Snatch one item carried by a wizard you can see: you carry it now.").e(2),
+    card("invisible", "Invisible", Neutral, Caster, A::Nothing, &[], Temporary, true, 0, E::Invisible,
+        "Temporary. You turn invisible: while this lasts (turns equal to its energy) no spell that needs line of sight (range line of sight or adjacent) can be cast at you or at an item you carry. Your square is still known.").e(1),
+    card("gravity", "Gravity", Neutral, Sight, A::Wizard, &[], Instant, true, 1, E::Gravity,
+        "Gravity pulls a wizard you can see up to energy + 1 squares straight toward you, never around a corner; a wall, door or object in its way, or your own square, stops it.").e(1),
+    card("pass_through_wall", "Pass Through Wall", Neutral, Adjacent, A::Wall, &[], Instant, false, 0, E::PassThroughWall,
+        "Step through a stone wall on a side of your square (a created stone wall too; never an outer wall, a door or a wall of earth) into the square beyond, without spending a movement point. The square beyond must not block entry.").e(1),
+    card("seal_door", "Seal Door", Neutral, Adjacent, A::Door, &[], Permanent, false, 0, E::SealDoor,
+        "Seal a door you can see on a side of your square or of a square next to it: while you maintain this, nobody may pass through it, whatever its colour (a Pick Lock, a Master Key or a slime does not open it; only a mist body passes).").e(1),
+    card("master_key", "Master Key", Item, Caster, A::Nothing, &[T::Trinket, T::Mobile], Permanent, false, 0, E::MasterKey,
+        "Item, trinket. While you carry it you may pass through doors of every colour (a created door too; not a sealed door)."),
+    card("dagger", "Dagger", Item, Adjacent, A::Wizard, &[T::Weapon, T::Mobile], Permanent, false, 2, E::Blade,
+        "Item, weapon. Attack a wizard in or next to your square: 2 damage."),
+    card("wizardblade", "Wizardblade", Item, Adjacent, A::Wizard, &[T::Weapon, T::Mobile], Permanent, false, 4, E::Blade,
+        "Item, weapon. Attack a wizard in or next to your square: 4 damage."),
 ];
 
 pub const CANTRIP: &[(&str, u8)] = &[

@@ -193,15 +193,9 @@ impl School {
 
     /// Whether every card of the school has its effect implemented.
     pub fn complete(self) -> bool {
-        matches!(
-            self,
-            School::Cantrip
-                | School::Alchemy
-                | School::Conjuring
-                | School::Elemental
-                | School::Mentalism
-                | School::Mutation
-        )
+        self.deck().iter().all(|(key, _)| {
+            CardId::by_key(key).is_some_and(|c| c.effect() != Effect::Later)
+        })
     }
 
     /// The school's cards: (card key, copies).
@@ -306,7 +300,20 @@ pub enum Effect {
     /// A transformation card (Golem Form, ...): the caster takes the form of [`FORMS`] whose
     /// `card` is this card's key.
     Transform,
-    /// Not implemented yet (Conjuring, Mutation and Thaumaturgy).
+    // Thaumaturgy.
+    AntiAnti,
+    Backlash,
+    GlobeOfPain,
+    SlowDeath,
+    Yoink,
+    Invisible,
+    Gravity,
+    PassThroughWall,
+    SealDoor,
+    MasterKey,
+    /// A weapon's blow (Dagger, Wizardblade): the card's number in damage.
+    Blade,
+    /// Not implemented yet (no card uses it now; kept for cards to come).
     Later,
 }
 

@@ -8,7 +8,7 @@ use super::actions::{Action, Target};
 use super::board::{Dir, EdgeKind, Pos};
 use super::cards::{Aim, CardId, Effect, Kind, Range};
 use super::effects;
-use super::flow::{evades, land_punch, leaded};
+use super::flow::{evades, hurt, land_punch, leaded};
 use super::sight::Sight;
 use super::state::{Casting, How, Pending, State, put, take, tally};
 use crate::rules::{RuleError, Seat};
@@ -252,6 +252,17 @@ fn wall_target(state: &State, p: Pos, d: Dir, aim: Aim) -> bool {
     }
 }
 
+/// A side of `p` the card `def` may aim at: [`wall_target`], and for Pass Through Wall a wall
+/// with a square beyond it that may be entered.
+fn side_target(state: &State, def: &super::cards::CardDef, p: Pos, d: Dir) -> bool {
+    wall_target(state, p, d, def.aim)
+        && (def.effect != Effect::PassThroughWall
+            || state
+                .board
+                .across(p, d)
+                .is_some_and(|(q, _)| !state.blocks_entry(q)))
+}
+
 /// The legal targets of `card` used `how` by `seat`, with whether Around the Corner is needed.
 /// Border lines are chosen in two steps: a square (`square` none), then one of its sides.
 pub fn targets(
@@ -290,7 +301,7 @@ fn targets_in_sight(
     if let Some(p) = square {
         if lines && (!own_square_only || p == origin) {
             for d in Dir::ALL {
-                if wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d) {
+                if side_target(state, def, p, d) && sight.sees_side(origin, p, d) {
                     out.push((Target::Side(p, d), false));
                 }
             }
@@ -330,7 +341,7 @@ fn targets_in_sight(
                 Vec::new()
             };
             for s in state.living() {
-                if s == seat {
+                if s == seat || unseen(state, s, how, range) {
                     continue;
                 }
                 let Some(p) = state.pos(s) else { continue };
@@ -373,7 +384,7 @@ fn targets_in_sight(
             for p in squares {
                 if Dir::ALL
                     .iter()
-                    .any(|&d| wall_target(state, p, d, def.aim) && sight.sees_side(origin, p, d))
+                    .any(|&d| side_target(state, def, p, d) && sight.sees_side(origin, p, d))
                 {
                     out.push((Target::Square(p), false));
                 }
@@ -469,7 +480,7 @@ fn targets_in_sight(
         Aim::Direction => out.extend(Dir::ALL.map(|d| (Target::Direction(d), false))),
         Aim::CarriedItem => {
             for s in state.living() {
-                if s == seat {
+                if s == seat || unseen(state, s, how, range) {
                     continue;
                 }
                 let Some(p) = state.pos(s) else { continue };
@@ -485,6 +496,13 @@ fn targets_in_sight(
         Aim::Creature => {}
     }
     out
+}
+
+/// Invisible: a spell that needs line of sight (range line of sight or adjacent) cannot be
+/// cast at the wizard `s` or an item it carries (docs/rules/wiz-war.md, ruling 30). Thrown
+/// items, weapons and punches are not spells.
+fn unseen(state: &State, s: Seat, how: How, range: Range) -> bool {
+    how == How::Cast && matches!(range, Range::Sight | Range::Adjacent) && state.invisible(s)
 }
 
 /// The cards `seat` may spend as energy for the cast being built: every card in hand showing an
@@ -780,7 +798,8 @@ pub fn counters(state: &State, seat: Seat, p: &Pending) -> Vec<CardId> {
         .filter(|c| match c.effect() {
             Effect::Zot => true,
             Effect::NegateNeutral => kind == Some(Kind::Neutral),
-            Effect::FullShield | Effect::Featherweight => {
+            Effect::AntiAnti => kind == Some(Kind::Counter),
+            Effect::FullShield | Effect::Featherweight | Effect::Backlash => {
                 kind == Some(Kind::Attack) && aimed_at(p.target, seat)
             }
             Effect::Shield => {
@@ -881,6 +900,16 @@ pub fn resolve_top(state: &mut State) {
     if top.card.effect() == Effect::Featherweight {
         let from = state.origin(cancelled.by);
         effects::drift(state, top.by, from, top.toward, top.card.power());
+    }
+    if top.card.effect() == Effect::Backlash {
+        // The attack turned back on its caster: the Backlash's player's attack (ruling 30).
+        hurt(
+            state,
+            cancelled.by,
+            i16::from(top.card.power()),
+            Some(top.by),
+            false,
+        );
     }
     for c in cancelled.spent {
         put(&mut state.discard, c);

@@ -4,7 +4,9 @@
 use super::actions::Target;
 use super::board::{Created, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, Kind, Trait, form_of};
-use super::flow::{drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos};
+use super::flow::{
+    arrive, drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos,
+};
 use super::sight::dot;
 use super::state::{MAX_LIFE, Need, Object, Pending, Spell, State, put, take};
 use crate::rules::Seat;
@@ -148,6 +150,52 @@ pub fn resolve(state: &mut State, p: &Pending) {
             }
         }
         (Effect::FireDarts, Target::Wizard(v)) => hurt(state, v, e + power, Some(by), true),
+        (Effect::GlobeOfPain, _) => {
+            // Every other wizard in the caster's square or next to it, in sight.
+            if let Some(from) = state.origin(by) {
+                let hit: Vec<Seat> = {
+                    let sight = state.sight_for(by);
+                    state
+                        .living()
+                        .into_iter()
+                        .filter(|&v| v != by)
+                        .filter(|&v| {
+                            state
+                                .pos(v)
+                                .is_some_and(|q| super::cast::adjacent(state, &sight, from, q))
+                        })
+                        .collect()
+                };
+                for v in hit {
+                    hurt(state, v, e + power, Some(by), false);
+                }
+            }
+        }
+        (Effect::Yoink, Target::Item(v, card)) => {
+            let taken = state
+                .wizards
+                .get_mut(v)
+                .is_some_and(|w| take(&mut w.items, &card));
+            if taken && let Some(w) = state.wizards.get_mut(by) {
+                put(&mut w.items, card);
+            }
+        }
+        (Effect::Gravity, Target::Wizard(v)) => {
+            let from = state.origin(by);
+            if let (Some(d), Some(stop)) = (away(state, by, from, v), from) {
+                let far = u8::try_from(e + power).unwrap_or(2);
+                push_until(state, v, d.opposite(), far, Some(stop));
+            }
+        }
+        (Effect::PassThroughWall, Target::Side(q, d)) => {
+            if let Some((beyond, _)) = state.board.across(q, d)
+                && !state.blocks_entry(beyond)
+            {
+                set_pos(state, by, beyond);
+                arrive(state, by, beyond);
+            }
+        }
+        (Effect::Blade, Target::Wizard(v)) => hurt(state, v, power, Some(by), false),
         (Effect::KaBong, Target::Wizard(v)) => {
             hurt(state, v, e + power, Some(by), false);
             if let Some(w) = state.wizards.get_mut(v).filter(|w| w.alive()) {
@@ -301,6 +349,9 @@ pub fn resolve(state: &mut State, p: &Pending) {
         }
         (
             Effect::AcidBath
+            | Effect::SlowDeath
+            | Effect::Invisible
+            | Effect::SealDoor
             | Effect::FireClock
             | Effect::PainLink
             | Effect::Glue
@@ -501,13 +552,18 @@ fn away(state: &State, by: Seat, from: Option<Pos>, victim: Seat) -> Option<Dir>
 /// Moves a wizard up to `squares` straight on, stopping at a barrier ("never around a corner");
 /// the squares it moved.
 pub fn push(state: &mut State, victim: Seat, d: Dir, squares: u8) -> u8 {
+    push_until(state, victim, d, squares, None)
+}
+
+/// [`push`], stopping early on reaching the square `stop` (Gravity: the caster's square).
+fn push_until(state: &mut State, victim: Seat, d: Dir, squares: u8, stop: Option<Pos>) -> u8 {
     let Some(mut p) = state.pos(victim) else {
         return 0;
     };
     let mut h = d;
     let mut moved = 0;
     for _ in 0..squares {
-        if !state.open_line(p, h) {
+        if Some(p) == stop || !state.open_line(p, h) {
             break;
         }
         let Some((q, nh)) = state.board.across(p, h) else {
@@ -602,6 +658,23 @@ fn rotate(state: &mut State, slot: usize, quarters: u8) {
     }
     state.turn.cast_from = state.turn.cast_from.map(map);
     state.turn.picked.clear();
+    // A sealed door on the turned sector's squares is unsealed (its spell ends).
+    let sealed: Vec<u32> = state
+        .spells
+        .iter()
+        .filter(|s| s.card.effect() == Effect::SealDoor)
+        .filter(|s| match s.target {
+            Target::Side(q, d) => [Some(q), state.board.across(q, d).map(|(r, _)| r)]
+                .into_iter()
+                .flatten()
+                .any(|r| state.board.slot_of(r) == Some(slot)),
+            _ => false,
+        })
+        .map(|s| s.id)
+        .collect();
+    for id in sealed {
+        end_spell(state, id);
+    }
     for id in ended {
         end_spell(state, id);
     }

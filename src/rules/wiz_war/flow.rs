@@ -165,6 +165,11 @@ fn step(state: &mut State) -> bool {
     if check_victory(state) {
         return true;
     }
+    if let Some(id) = slow_death_unseen(state) {
+        state.note("Slow Death ended: its caster lost sight of its target.".to_owned());
+        end_spell(state, id);
+        return true;
+    }
     if let Some(need) = state.needs.first().cloned() {
         match need {
             Need::Draw(seat) => {
@@ -226,6 +231,27 @@ fn step(state: &mut State) -> bool {
         return true;
     }
     false
+}
+
+/// A Slow Death whose caster cannot see its target (a wall between them, or the target
+/// invisible): "Slow Death would be canceled since it requires [line of sight]" (l.503).
+fn slow_death_unseen(state: &State) -> Option<u32> {
+    state
+        .spells
+        .iter()
+        .filter(|s| s.card.effect() == Effect::SlowDeath)
+        .find(|s| {
+            let Target::Wizard(victim) = s.target else {
+                return true;
+            };
+            match (state.pos(s.caster), state.pos(victim)) {
+                (Some(a), Some(b)) => {
+                    state.invisible(victim) || !state.sight_for(s.caster).sees_square(a, b)
+                }
+                _ => true,
+            }
+        })
+        .map(|s| s.id)
 }
 
 /// Ends the game if someone has won; whether it did.
@@ -360,7 +386,7 @@ fn time_passes(state: &mut State, seat: Seat) {
         let Some(spell) = state.spells.iter().find(|s| s.id == id).cloned() else {
             continue;
         };
-        if spell.card.effect() == Effect::AcidBath
+        if matches!(spell.card.effect(), Effect::AcidBath | Effect::SlowDeath)
             && let Target::Wizard(victim) = spell.target
         {
             hurt(
@@ -617,6 +643,30 @@ fn entered(state: &mut State, seat: Seat, q: Pos) {
     }
 }
 
+/// The wizard `seat` stepped into `q` (a move, or Pass Through Wall): Stone Spikes there
+/// (not its caster's) hurt it, then Conjuring's creations and tacks ([`entered`]).
+pub fn arrive(state: &mut State, seat: Seat, q: Pos) {
+    let spikes: Vec<(u8, Option<Seat>)> = state
+        .objects
+        .iter()
+        .filter(|o| o.at == q && o.card.effect() == Effect::StoneSpikes)
+        .map(|o| {
+            let owner = state
+                .spells
+                .iter()
+                .find(|s| Some(s.id) == o.spell)
+                .map(|s| s.caster);
+            (o.card.power(), owner)
+        })
+        .collect();
+    for (power, owner) in spikes {
+        if owner != Some(seat) {
+            hurt(state, seat, i16::from(power), None, false);
+        }
+    }
+    entered(state, seat, q);
+}
+
 pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
     match *action {
         Action::Move(d) => {
@@ -648,25 +698,7 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
                     hurt(state, seat, i16::from(c.card.power()), None, true);
                 }
             }
-            let spikes: Vec<(u8, Option<Seat>)> = state
-                .objects
-                .iter()
-                .filter(|o| o.at == q && o.card.effect() == Effect::StoneSpikes)
-                .map(|o| {
-                    let owner = state
-                        .spells
-                        .iter()
-                        .find(|s| Some(s.id) == o.spell)
-                        .map(|s| s.caster);
-                    (o.card.power(), owner)
-                })
-                .collect();
-            for (power, owner) in spikes {
-                if owner != Some(seat) {
-                    hurt(state, seat, i16::from(power), None, false);
-                }
-            }
-            entered(state, seat, q);
+            arrive(state, seat, q);
         }
         Action::PickUp(id) => {
             let i = state

@@ -98,6 +98,11 @@ impl Default for Options {
 /// rarely scores 2 points, so without a limit a random game need not end.
 pub const CONFORMANCE_ROUND_LIMIT: u32 = 30;
 
+/// How many of [`WizWar::option_sets`] come first and are played at every seat count: the
+/// first-game set (twice: the default, and the other window and board side), and the four
+/// combinations added with Conjuring and Mutation. The rest are spread over the seat counts.
+pub const FULL_OPTION_SETS: usize = 6;
+
 /// An option set of the conformance suite: these schools, windows asking every wizard, the
 /// suite's round limit.
 fn conformance_schools(schools: [School; 3]) -> Options {
@@ -124,7 +129,7 @@ impl Options {
         {
             return Err(SetupError(format!(
                 "the school {s:?} is not available yet (available: alchemy, conjuring, \
-                 elemental, mentalism, mutation)"
+                 elemental, mentalism, mutation, thaumaturgy)"
             )));
         }
         if self.round_limit.is_some_and(|r| !(1..=1000).contains(&r)) {
@@ -149,8 +154,8 @@ impl Ruleset for WizWar {
             OptionDoc {
                 name: "schools",
                 description: "The three schools of magic shuffled into the deck with White \
-                    Cantrip (default: the rulebook's first-game set). Available now: alchemy, \
-                    conjuring, elemental, mentalism, mutation; thaumaturgy comes later.",
+                    Cantrip (default: the rulebook's first-game set): any three of alchemy, \
+                    conjuring, elemental, mentalism, mutation and thaumaturgy.",
                 default: serde_json::json!(["alchemy", "elemental", "mentalism"]),
             },
             OptionDoc {
@@ -179,9 +184,11 @@ impl Ruleset for WizWar {
     }
 
     /// Random play need not ever score 2 points, so the suite's (and the benchmarks') playouts
-    /// carry a round limit.
+    /// carry a round limit. The first [`FULL_OPTION_SETS`] sets are played at every seat count;
+    /// after them come the other combinations of three schools (every one of the C(6,3) = 20
+    /// is covered), which the suite spreads over the seat counts (`Config::spread_from`).
     fn option_sets() -> Vec<Options> {
-        vec![
+        let mut sets = vec![
             Options {
                 round_limit: Some(CONFORMANCE_ROUND_LIMIT),
                 ..Options::default()
@@ -200,7 +207,24 @@ impl Ruleset for WizWar {
             // Strength on punches, fire on a Golem, Waterbolt beside Heave-Ho). One set only:
             // which other combinations the suite covers is the lead's choice (CI time).
             conformance_schools([School::Alchemy, School::Elemental, School::Mutation]),
-        ]
+        ];
+        let all = School::CHOOSABLE;
+        for (i, a) in all.iter().enumerate() {
+            for (j, b) in all.iter().enumerate().skip(i + 1) {
+                for c in all.iter().skip(j + 1) {
+                    let schools = [*a, *b, *c];
+                    let listed = sets.iter().any(|o| {
+                        let mut s = o.schools.clone();
+                        s.sort();
+                        s == schools
+                    });
+                    if !listed {
+                        sets.push(conformance_schools(schools));
+                    }
+                }
+            }
+        }
+        sets
     }
 
     fn seats(_options: &Options) -> RangeInclusive<usize> {

@@ -184,6 +184,9 @@ fn players(state: &State, viewer: Viewer, names: &[String]) -> Section {
         if let Some(form) = state.form(seat) {
             parts.push(format!("in {} form ({})", form.name, form.words()));
         }
+        if w.alive() && state.invisible(seat) {
+            parts.push("invisible (no spell needing sight can be cast at it)".to_owned());
+        }
         let mut line = format!("{}: {}", you(names, viewer, seat), parts.join("; "));
         if !w.items.is_empty() {
             let items: Vec<String> = tally(&w.items)

@@ -386,6 +386,21 @@ impl State {
             .any(|s| s.card.effect() == Effect::Glue && s.target == Target::Wizard(seat))
     }
 
+    /// Whether a Seal Door spell holds the door on side `d` of `p`.
+    pub fn sealed(&self, p: Pos, d: Dir) -> bool {
+        let side = self.board.canonical(p, d);
+        self.spells.iter().any(|s| {
+            s.card.effect() == Effect::SealDoor
+                && matches!(s.target, Target::Side(q, e) if self.board.canonical(q, e) == side)
+        })
+    }
+
+    /// Whether the wizard `seat` is invisible (maintains Invisible): no spell that needs line
+    /// of sight can be cast at it (docs/rules/wiz-war.md, ruling 30).
+    pub fn invisible(&self, seat: Seat) -> bool {
+        self.maintains(seat, Effect::Invisible)
+    }
+
     /// The caster of the spell in play `id`.
     pub fn caster_of(&self, id: u32) -> Option<Seat> {
         self.spells.iter().find(|s| s.id == id).map(|s| s.caster)
@@ -426,11 +441,15 @@ impl State {
         let mist = self.maintains(seat, Effect::MistBody);
         // Slime Form oozes under doors, whatever their colour.
         let slime = self.form(seat).is_some_and(|f| f.through_doors);
+        // Master Key: doors of every colour (not a sealed one).
+        let key = self.carries(seat, Effect::MasterKey) > 0;
         if let Some(c) = e.created {
             return match c.card.effect() {
                 Effect::WallOfFire => true,
                 // A created door passes its caster, whose colour it is (Create Door).
-                Effect::CreateDoor => mist || slime || self.caster_of(c.spell) == Some(seat),
+                Effect::CreateDoor => {
+                    mist || slime || key || self.caster_of(c.spell) == Some(seat)
+                }
                 _ => mist,
             };
         }
@@ -441,10 +460,13 @@ impl State {
             EdgeKind::Open => true,
             EdgeKind::Outer => false,
             EdgeKind::Wall => mist,
+            // Seal Door: only a mist body passes a sealed door.
+            EdgeKind::Door(_) if self.sealed(p, d) => mist,
             EdgeKind::Door(colour) => {
                 colour == seat
                     || mist
                     || slime
+                    || key
                     || self.turn.picked.contains(&self.board.canonical(p, d))
             }
         }

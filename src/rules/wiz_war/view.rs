@@ -108,6 +108,7 @@ fn wizard_view(state: &State, seat: Seat, viewer: Viewer) -> Value {
         "hand_total": state.hand_total(seat),
         "hand_limit": state.hand_limit(seat),
         "form": w.form.and_then(|f| super::cards::FORMS.get(usize::from(f))).map(|f| f.name),
+        "invisible": state.invisible(seat),
     })
 }
 
@@ -142,6 +143,9 @@ fn board_view(state: &State) -> Value {
             }
             if e.destroyed {
                 line.insert("destroyed".into(), json!(true));
+            }
+            if matches!(e.kind, EdgeKind::Door(_)) && state.sealed(p, d) {
+                line.insert("sealed".into(), json!(true));
             }
             if let Some(c) = e.created {
                 line.insert(

@@ -394,6 +394,11 @@ fn wizard(
     if let Some(f) = form {
         title.push_str(&format!(", transformed: {} ({})", f.name, f.words()));
     }
+    // Invisible: drawn faint with a dashed rim (its square stays known, ruling 30).
+    let invisible = state.invisible(seat);
+    if invisible {
+        title.push_str(", invisible (no spell needing sight can be cast at it)");
+    }
     let _ = write!(
         out,
         "<g data-wizard=\"{seat}\"><title>{}</title>",
@@ -412,10 +417,15 @@ fn wizard(
         out,
         "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\" fill=\"#000\" fill-opacity=\".3\"/>\
          <circle cx=\"{cx}\" cy=\"{cy}\" r=\"{r}\" fill=\"{c}\" stroke=\"#fff\" \
-         stroke-width=\"2.5\"/><text x=\"{cx}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" \
+         stroke-width=\"2.5\"{}/><text x=\"{cx}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" \
          fill=\"#fff\" text-anchor=\"middle\">{}</text>",
         cx + 1,
         cy + 2,
+        if invisible {
+            " fill-opacity=\".4\" stroke-dasharray=\"3 2\" data-invisible=\"true\""
+        } else {
+            ""
+        },
         cy + r * 2 / 5 + 1,
         r + 1,
         escape(&mark.to_string())

@@ -58,7 +58,7 @@ pub(super) fn lines(out: &mut String, state: &State) {
                         &mut rest,
                         &id,
                         state.colour_of(caster),
-                        false,
+                        (false, false),
                         (x1, y1, x2, y2),
                     );
                     crack(&mut rest, e, c.cracks, (x1, y1, x2, y2));
@@ -105,11 +105,12 @@ pub(super) fn lines(out: &mut String, state: &State) {
                 }
                 EdgeKind::Door(seat) => {
                     let picked = state.turn.picked.contains(&b.canonical(p, d));
+                    let sealed = state.sealed(p, d);
                     door(
                         &mut rest,
                         &id,
                         state.colour_of(seat),
-                        picked,
+                        (picked && !sealed, sealed),
                         (x1, y1, x2, y2),
                     );
                     crack(&mut rest, e, e.cracks, (x1, y1, x2, y2));
@@ -125,12 +126,13 @@ pub(super) fn lines(out: &mut String, state: &State) {
 }
 
 /// A door: wall stubs at both ends and a panel of its seat's colour between them; a door
-/// unlocked this turn (Pick Lock) stands swung open.
+/// unlocked this turn (Pick Lock) stands swung open; a sealed one (Seal Door) is crossed out
+/// in dark ink (`data-sealed`).
 fn door(
     out: &mut String,
     id: &str,
     colour: u8,
-    open: bool,
+    (open, sealed): (bool, bool),
     (x1, y1, x2, y2): (i32, i32, i32, i32),
 ) {
     let stub = CELL / 5;
@@ -139,11 +141,18 @@ fn door(
     let (sx, sy) = if horizontal { (stub, 0) } else { (0, stub) };
     let _ = write!(
         out,
-        "<g data-line=\"{id}\" data-kind=\"door\" data-open=\"{open}\"><title>{} door{}</title>\
+        "<g data-line=\"{id}\" data-kind=\"door\" data-open=\"{open}\"{}><title>{} door{}</title>\
          <path d=\"M{x1} {y1}l{sx} {sy}M{x2} {y2}l{} {}\" stroke=\"{INK}\" stroke-width=\"6\" \
          stroke-linecap=\"square\"/>",
+        if sealed { " data-sealed=\"true\"" } else { "" },
         super::super::state::colour_name(colour),
-        if open { ", unlocked this turn" } else { "" },
+        if sealed {
+            ", sealed (nobody passes it)"
+        } else if open {
+            ", unlocked this turn"
+        } else {
+            ""
+        },
         -sx,
         -sy
     );
@@ -168,6 +177,15 @@ fn door(
             "<circle cx=\"{}\" cy=\"{}\" r=\"1.8\" fill=\"{GOLD}\"/>",
             x + w / 2,
             y + h / 2
+        );
+    }
+    if sealed {
+        // The seal: a dark cross over the panel.
+        let _ = write!(
+            out,
+            "<path d=\"M{x} {y}l{w} {h}M{} {y}l{} {h}\" stroke=\"{INK}\" stroke-width=\"2\"/>",
+            x + w,
+            -w
         );
     }
     out.push_str("</g>");

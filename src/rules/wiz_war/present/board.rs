@@ -429,6 +429,21 @@ pub(super) fn on_the_board(state: &State, names: &[String]) -> Option<Section> {
                     e.cracks
                 ));
             }
+            if !e.destroyed && matches!(e.kind, EdgeKind::Door(_)) && state.sealed(p, d) {
+                let by = state
+                    .spells
+                    .iter()
+                    .find(|s| {
+                        s.card.effect() == Effect::SealDoor
+                            && matches!(s.target, super::super::actions::Target::Side(q, e)
+                                if b.canonical(q, e) == b.canonical(p, d))
+                    })
+                    .map(|s| format!(", {}'s spell #{}", seat_name(names, s.caster), s.id))
+                    .unwrap_or_default();
+                lines.push(format!(
+                    "Sealed {what} on {at}: nobody passes it (a mist body does){by}."
+                ));
+            }
         }
     }
     (!lines.is_empty()).then(|| Section::new("On the board", lines))

@@ -547,7 +547,12 @@ fn counter_label(c: CardId) -> String {
     let what = match c.effect() {
         Effect::AbsorbSpell => ": cancel it and take its card",
         Effect::Featherweight => ": cancel it and drift away",
-        Effect::Zot | Effect::NegateNeutral | Effect::FullShield | Effect::Shield => ": cancel it",
+        Effect::Backlash => ": cancel it and strike its caster",
+        Effect::Zot
+        | Effect::NegateNeutral
+        | Effect::FullShield
+        | Effect::Shield
+        | Effect::AntiAnti => ": cancel it",
         _ => "",
     };
     format!("Counter with {}{what}", c.name())

@@ -2,7 +2,7 @@
 
 use super::super::secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
 use super::super::state::How;
-use super::super::{Action, CardId, State, WizWar};
+use super::super::{Action, CardId, FULL_OPTION_SETS, State, WizWar};
 use crate::rules::Seat;
 use crate::rules::conformance::{self, Config, Secrets};
 
@@ -59,12 +59,14 @@ impl Secrets for WizWar {
 const MAX_ACTIONS: usize = 20_000;
 
 /// The suite in 3 tests, which the test harness runs on every core (`conformance::shards!`).
+/// The option sets after the first [`FULL_OPTION_SETS`] (the other combinations of three
+/// schools) play each seed at one seat count (`Config::spread_from`).
 mod wiz_war_passes_the_conformance_suite {
     use super::*;
 
     conformance::shards!(
         WizWar,
-        Config::new(MAX_ACTIONS),
+        Config::new(MAX_ACTIONS).spread_from(FULL_OPTION_SETS),
         shard_0_of_3 = 0 of 3,
         shard_1_of_3 = 1 of 3,
         shard_2_of_3 = 2 of 3,

@@ -10,6 +10,7 @@ mod erased;
 mod examples;
 mod fidelity;
 mod mutation;
+mod thaumaturgy;
 mod picture;
 mod present;
 mod turn;
@@ -186,4 +187,21 @@ pub fn duel(hand0: &[&str], hand1: &[&str]) -> State {
 
 pub fn life(state: &State, seat: Seat) -> i16 {
     state.wizards[seat].life
+}
+
+/// Seat 0 at (0,2) and seat 1 at (3,2) in an open room, seat 0 to act (3 movement points).
+pub fn facing(hand0: &[&str], hand1: &[&str]) -> State {
+    let mut state = duel(hand0, hand1);
+    place(&mut state, 0, Pos(0, 2));
+    place(&mut state, 1, Pos(3, 2));
+    state.turn.movement = 3;
+    state
+}
+
+/// Hands the turn to `seat` (past its first turn), as if play had come round to it.
+pub fn turn_of(state: &mut State, seat: Seat) {
+    state.turn.seat = seat;
+    state.turn.first = false;
+    state.turn.attacked = false;
+    state.turn.movement = state.form_movement(seat);
 }

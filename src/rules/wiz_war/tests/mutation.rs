@@ -7,14 +7,6 @@ use crate::rules::wiz_war::board::EdgeKind;
 use crate::rules::wiz_war::cards::{Effect, FORMS, School};
 use crate::rules::wiz_war::flow;
 
-/// Seat 0 at (0,2) and seat 1 at (3,2) in an open room, seat 0 to act (3 movement points).
-fn facing(hand0: &[&str], hand1: &[&str]) -> State {
-    let mut state = duel(hand0, hand1);
-    place(&mut state, 0, Pos(0, 2));
-    place(&mut state, 1, Pos(3, 2));
-    state.turn.movement = 3;
-    state
-}
 
 fn form_name(state: &State, seat: Seat) -> Option<&'static str> {
     state.form(seat).map(|f| f.name)
@@ -38,13 +30,6 @@ fn die_is_rolled(state: &State) {
     }
 }
 
-/// Hands the turn to `seat` (past its first turn), as if play had come round to it.
-fn turn_of(state: &mut State, seat: Seat) {
-    state.turn.seat = seat;
-    state.turn.first = false;
-    state.turn.attacked = false;
-    state.turn.movement = state.form_movement(seat);
-}
 
 // Disease: "Attack, curse, temporary. The target sickens: when time passes on its turn it takes
 // 1 damage and has 1 movement point fewer that turn. Lasts turns equal to its energy."

@@ -280,15 +280,21 @@ fn options_choose_three_available_schools() {
     };
     let state = Game::new_game(&mutation, 2).expect("Mutation is complete");
     assert_eq!(state.deck.len(), 84, "12 Cantrip + 3 x 24");
-    let later = Options {
+    let thaumaturgy = Options {
         schools: vec![School::Alchemy, School::Elemental, School::Thaumaturgy],
         ..Options::default()
     };
+    let state = Game::new_game(&thaumaturgy, 2).expect("Thaumaturgy is complete");
+    assert_eq!(state.deck.len(), 84, "12 Cantrip + 3 x 24");
+    let cantrip = Options {
+        schools: vec![School::Alchemy, School::Elemental, School::Cantrip],
+        ..Options::default()
+    };
     assert!(
-        Game::new_game(&later, 2)
+        Game::new_game(&cantrip, 2)
             .unwrap_err()
             .0
-            .contains("not available yet")
+            .contains("not available")
     );
     assert!(Game::new_game(&Options::default(), 1).is_err());
     assert!(Game::new_game(&Options::default(), 5).is_err());
