@@ -134,12 +134,14 @@ impl Ruleset for BagOfFate {
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in
-    /// progress, and otherwise take the first legal choice (the lowest-numbered character, the
-    /// first card, the first partner and items of the trade).
+    /// progress, play a card drawn at random from the hand (the first card of the sorted hand
+    /// would tell everyone that no card of it sorts before: ruling 20), and otherwise take the
+    /// first legal choice (the lowest-numbered character, the first looked-at card, the first
+    /// partner and items of the trade: all public, or hidden from the others alike).
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         // Not `cancel_trade`: the trade must be made, and cancelling only starts it over.
-        [Action::EndTurn, Action::CancelSet]
+        [Action::EndTurn, Action::CancelSet, Action::PlayAtRandom]
             .into_iter()
             .find(|a| legal.contains(a))
             .or_else(|| legal.into_iter().next())

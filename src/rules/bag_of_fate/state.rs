@@ -149,6 +149,10 @@ pub struct State {
     /// Index into this round's turn order of the player whose turn it is.
     pub turn: usize,
     pub phase: Phase,
+    /// The current player chose to play a card at random (`play_at_random`): a chance step
+    /// draws it from their hand. Absent from snapshots written before it existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub playing_at_random: bool,
 }
 
 impl State {
@@ -164,6 +168,7 @@ impl State {
             round: 0,
             turn: 0,
             phase: Phase::Dealing,
+            playing_at_random: false,
         }
     }
 
