@@ -33,8 +33,8 @@ pub enum Action {
     /// hand (ruling 20).
     PlayAtRandom,
     /// The old form of [`Action::Play`], by index into the sorted hand: never offered, still
-    /// applied so that logs written before the change fold; logged for others as the card
-    /// played (see `view::visibility`).
+    /// applied in games created before edition 1 so that their logs fold (refused in the
+    /// others: ruling 21); logged for others as the card played (see `view::visibility`).
     PlayCard(usize),
     /// The Oracle keeps the looked-at card at this index; the others are discarded.
     KeepCard(usize),
@@ -299,6 +299,11 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
         (&Action::PlayCard(index), Phase::Acting { .. })
             if matches!(current, Some(CharacterAction::PlayCards(_))) =>
         {
+            if state.edition >= 1 {
+                return Err(RuleError::illegal(
+                    "play a card by naming it ({\"play\": card}), not by its place in your hand",
+                ));
+            }
             if index >= player.hand.len() {
                 return Err(RuleError::illegal(format!(
                     "there is no card {index} in your hand (you hold {}, numbered from 0)",

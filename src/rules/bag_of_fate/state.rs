@@ -153,6 +153,13 @@ pub struct State {
     /// draws it from their hand. Absent from snapshots written before it existed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub playing_at_random: bool,
+    /// The rules edition of the game (`Options::edition`): 0 in games created before edition 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl State {
@@ -169,6 +176,7 @@ impl State {
             turn: 0,
             phase: Phase::Dealing,
             playing_at_random: false,
+            edition: 0,
         }
     }
 

@@ -462,3 +462,35 @@ fn a_deadline_plays_a_card_drawn_at_random_and_tells_the_others_nothing_of_the_h
 fn waiting_for_chance(state: &State) -> bool {
     matches!(Game::next(state), Next::Chance(_))
 }
+
+// DESIGN.md, the contract: "an action not listed is rejected". Ruling 21: a game created now
+// (edition 1, set by `for_new_game` when the service normalises the options) refuses the old
+// `{"play_card": n}`, which no list offers and which told the card's place in the sorted hand;
+// games created before (stored options without an edition) still accept it, so that their
+// logs fold (the test above).
+#[test]
+fn a_new_game_refuses_the_unlisted_play_card_by_index() {
+    use crate::rules::registry::{Erased, Game as _};
+    let erased = Erased::<BagOfFate>::default();
+    assert_eq!(erased.normalise_options(&json!({})).unwrap(), json!({"edition": 1}));
+    assert_eq!(erased.normalise_options(&Value::Null).unwrap(), json!({"edition": 1}));
+    let old: Options = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(old.edition, 0);
+    let options = Game::for_new_game(Options::default());
+    let mut state = Game::new_game(&options, 2).unwrap();
+    for c in [card(Potions, 1), card(Flowers, 1), card(Snails, 1)] {
+        draw_card(&mut state, c);
+        draw_card(&mut state, c);
+    }
+    chance(&mut state, Action::PlaceTurnMarker(0));
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Crystals, 2));
+    assert!(!Game::legal_actions(&state, 0).contains(&Action::PlayCard(0)));
+    let before = state.clone();
+    let err = Game::apply(&mut state, Actor::Seat(0), &Action::PlayCard(0)).unwrap_err();
+    assert!(err.to_string().contains("not by its place"), "{err}");
+    assert_eq!(state, before);
+    // The listed form still plays.
+    decide(&mut state, 0, Action::Play(card(Crystals, 2)));
+    assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
+}
