@@ -78,7 +78,9 @@
 //!   they are shown the same log entry (the action or its redacted form, with the description
 //!   the service shows them) and the same seats are asked next. So a secret given away by a
 //!   hand index, by a description or by a move made without asking fails, which no marker
-//!   shows.
+//!   shows. If the perturbed seat is to act, its default action (what a deadline plays) is
+//!   applied in each twin, and the others must get the same log entry and see the same seats
+//!   asked next (a default that plays "the first card" of a sorted hand fails).
 //!   Checked for each acting seat in turn in the thorough playouts (each seat in turn where
 //!   none acts); for one seat at random (an acting one at a decision) at the sampled states.
 //! - Presenters: the table (`Ruleset::present`) and the grouped choices (`Ruleset::choices`)

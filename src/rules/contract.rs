@@ -235,6 +235,13 @@ pub trait Ruleset: 'static {
     }
     /// Seat counts allowed with these options.
     fn seats(options: &Self::Options) -> RangeInclusive<usize>;
+    /// The options a new game is created with, from those asked for: by default the same. A
+    /// ruleset whose rule changed for new games only sets its current edition here, so that
+    /// games created before keep the old rule (their stored options lack it; see
+    /// docs/rules/conformance.md, "Old logs"). Used by `Game::normalise_options`.
+    fn for_new_game(options: Self::Options) -> Self::Options {
+        options
+    }
     /// The state before any chance step of set-up.
     fn new_game(options: &Self::Options, seats: usize) -> Result<Self::State, SetupError>;
     /// What the game waits for.

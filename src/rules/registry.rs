@@ -320,7 +320,7 @@ where
     }
 
     fn normalise_options(&self, options: &Value) -> Result<Value, SetupError> {
-        let typed = options_of::<R>(options)?;
+        let typed = R::for_new_game(options_of::<R>(options)?);
         serde_json::to_value(typed).map_err(|e| SetupError(e.to_string()))
     }
 

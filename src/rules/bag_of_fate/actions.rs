@@ -19,6 +19,8 @@ pub enum Action {
     DrawCard(Card),
     /// This token comes out of the Bag of Fate.
     DrawToken(Token),
+    /// The card [`Action::PlayAtRandom`] drew from the player's hand: it is played face up.
+    RandomPlay(Card),
 
     // Player decisions.
     ChooseCharacter(Character),
@@ -26,9 +28,13 @@ pub enum Action {
     /// it is played face up, so everyone may see it, but its place would tell how many cards
     /// of the hand sort before and after it (docs/rules/bag-of-fate.md, ruling 4).
     Play(Card),
+    /// Play a card drawn at random from your hand (a chance step draws it, every card of the
+    /// hand alike): what a deadline plays, so that the card tells nothing of the rest of the
+    /// hand (ruling 20).
+    PlayAtRandom,
     /// The old form of [`Action::Play`], by index into the sorted hand: never offered, still
-    /// applied so that logs written before the change fold; logged for others as the card
-    /// played (see `view::visibility`).
+    /// applied in games created before edition 1 so that their logs fold (refused in the
+    /// others: ruling 21); logged for others as the card played (see `view::visibility`).
     PlayCard(usize),
     /// The Oracle keeps the looked-at card at this index; the others are discarded.
     KeepCard(usize),
@@ -54,7 +60,10 @@ impl Action {
     pub fn is_chance(&self) -> bool {
         matches!(
             self,
-            Action::PlaceTurnMarker(_) | Action::DrawCard(_) | Action::DrawToken(_)
+            Action::PlaceTurnMarker(_)
+                | Action::DrawCard(_)
+                | Action::DrawToken(_)
+                | Action::RandomPlay(_)
         )
     }
 }
@@ -77,6 +86,10 @@ pub fn next(state: &State) -> Next<Action> {
                 .collect(),
         }),
         Phase::Acting { .. } => match state.current_action() {
+            Some(CharacterAction::PlayCards(_)) if state.playing_at_random => {
+                let hand = state.current_seat().and_then(|s| state.player(s));
+                chance(tally(hand.map_or(&[], |p| &p.hand)), Action::RandomPlay)
+            }
             Some(CharacterAction::DrawCards(_) | CharacterAction::LookAtCards(_)) => cards(),
             Some(CharacterAction::DrawTokens(_) | CharacterAction::WizardDraw) => tokens(),
             _ => players(state),
@@ -115,6 +128,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             Some(CharacterAction::PlayCards(_)) => tally(&player.hand)
                 .into_iter()
                 .map(|(card, _)| Action::Play(card))
+                .chain((!player.hand.is_empty()).then_some(Action::PlayAtRandom))
                 .collect(),
             Some(CharacterAction::KeepOneLookedAt) => {
                 (0..state.looked_at.len()).map(Action::KeepCard).collect()
@@ -208,6 +222,11 @@ fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
             }
             count_done(state);
         }
+        Action::RandomPlay(card) => {
+            let seat = state.current_seat().ok_or_else(no_draw)?;
+            play_from_hand(state, seat, card)?;
+            state.playing_at_random = false;
+        }
         Action::DrawToken(token) => {
             if !take(&mut state.bag, &token) {
                 return Err(no_draw());
@@ -224,6 +243,25 @@ fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
         }
         _ => return Err(RuleError::NotYourDecision),
     }
+    Ok(())
+}
+
+/// Turns `card` from `seat`'s hand face up: "Choose an Element Card from your hand and turn it
+/// face up in front of you." (rulebook l.147)
+fn play_from_hand(state: &mut State, seat: Seat, card: Card) -> Result<(), RuleError> {
+    let player = state
+        .players
+        .get_mut(seat)
+        .ok_or_else(|| RuleError::illegal("there is no such seat"))?;
+    if !take(&mut player.hand, &card) {
+        return Err(RuleError::illegal(format!(
+            "you hold no {} card with {} icons",
+            card.element.name(),
+            card.icons
+        )));
+    }
+    put(&mut player.face_up, card);
+    count_done(state);
     Ok(())
 }
 
@@ -261,6 +299,11 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
         (&Action::PlayCard(index), Phase::Acting { .. })
             if matches!(current, Some(CharacterAction::PlayCards(_))) =>
         {
+            if state.edition >= 1 {
+                return Err(RuleError::illegal(
+                    "play a card by naming it ({\"play\": card}), not by its place in your hand",
+                ));
+            }
             if index >= player.hand.len() {
                 return Err(RuleError::illegal(format!(
                     "there is no card {index} in your hand (you hold {}, numbered from 0)",
@@ -274,15 +317,15 @@ fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleErro
         (&Action::Play(card), Phase::Acting { .. })
             if matches!(current, Some(CharacterAction::PlayCards(_))) =>
         {
-            if !take(&mut player.hand, &card) {
-                return Err(RuleError::illegal(format!(
-                    "you hold no {} card with {} icons",
-                    card.element.name(),
-                    card.icons
-                )));
+            play_from_hand(state, seat, card)?;
+        }
+        (Action::PlayAtRandom, Phase::Acting { .. })
+            if matches!(current, Some(CharacterAction::PlayCards(_))) =>
+        {
+            if player.hand.is_empty() {
+                return Err(RuleError::illegal("you hold no card to play"));
             }
-            put(&mut player.face_up, card);
-            count_done(state);
+            state.playing_at_random = true;
         }
         (&Action::KeepCard(index), Phase::Acting { action, .. })
             if current == Some(CharacterAction::KeepOneLookedAt) =>

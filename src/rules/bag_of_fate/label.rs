@@ -19,6 +19,7 @@ pub fn label(state: &State, seat: Seat, action: &Action) -> String {
     match action {
         Action::ChooseCharacter(c) => format!("Choose the {} ({})", c.name(), c.number()),
         Action::Play(card) => format!("Play {} face up", card_text(*card)),
+        Action::PlayAtRandom => "Play a card at random from your hand, face up".to_string(),
         Action::KeepCard(index) => match state.looked_at.get(*index) {
             Some(card) => {
                 let mut others = state.looked_at.clone();
@@ -78,6 +79,7 @@ pub fn label(state: &State, seat: Seat, action: &Action) -> String {
         Action::PlaceTurnMarker(_)
         | Action::DrawCard(_)
         | Action::DrawToken(_)
+        | Action::RandomPlay(_)
         | Action::PlayCard(_) => describe(state, Actor::Seat(seat), action, Viewer::Seat(seat)),
     }
 }

@@ -43,10 +43,23 @@ use crate::rules::{
 /// The ruleset.
 pub struct BagOfFate;
 
-/// The rulebook has no variants, so there are no options.
+/// The rulebook has no variants, so there are no options to choose; `edition` records the
+/// rules edition a game was created under (set by `for_new_game`, never chosen).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct Options {}
+pub struct Options {
+    /// Absent (0) in games created before edition 1, which still accept the old
+    /// `{"play_card": n}` by hand index (ruling 21).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+/// The edition new games are created under: 1 refuses the unlisted `play_card` (ruling 21).
+pub const EDITION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
 
 impl Ruleset for BagOfFate {
     const ID: &'static str = "bag-of-fate";
@@ -58,6 +71,14 @@ impl Ruleset for BagOfFate {
 
     fn option_docs() -> Vec<OptionDoc> {
         Vec::new()
+    }
+
+    fn option_sets() -> Vec<Options> {
+        vec![Self::for_new_game(Options::default())]
+    }
+
+    fn for_new_game(_options: Options) -> Options {
+        Options { edition: EDITION }
     }
 
     fn seats(_options: &Options) -> RangeInclusive<usize> {
@@ -72,6 +93,7 @@ impl Ruleset for BagOfFate {
             )));
         }
         let mut state = State::new(seats);
+        state.edition = options.edition;
         flow::advance(&mut state);
         Ok(state)
     }
@@ -134,12 +156,14 @@ impl Ruleset for BagOfFate {
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in
-    /// progress, and otherwise take the first legal choice (the lowest-numbered character, the
-    /// first card, the first partner and items of the trade).
+    /// progress, play a card drawn at random from the hand (the first card of the sorted hand
+    /// would tell everyone that no card of it sorts before: ruling 20), and otherwise take the
+    /// first legal choice (the lowest-numbered character, the first looked-at card, the first
+    /// partner and items of the trade: all public, or hidden from the others alike).
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         // Not `cancel_trade`: the trade must be made, and cancelling only starts it over.
-        [Action::EndTurn, Action::CancelSet]
+        [Action::EndTurn, Action::CancelSet, Action::PlayAtRandom]
             .into_iter()
             .find(|a| legal.contains(a))
             .or_else(|| legal.into_iter().next())

@@ -149,6 +149,17 @@ pub struct State {
     /// Index into this round's turn order of the player whose turn it is.
     pub turn: usize,
     pub phase: Phase,
+    /// The current player chose to play a card at random (`play_at_random`): a chance step
+    /// draws it from their hand. Absent from snapshots written before it existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub playing_at_random: bool,
+    /// The rules edition of the game (`Options::edition`): 0 in games created before edition 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl State {
@@ -164,6 +175,8 @@ impl State {
             round: 0,
             turn: 0,
             phase: Phase::Dealing,
+            playing_at_random: false,
+            edition: 0,
         }
     }
 

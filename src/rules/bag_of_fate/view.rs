@@ -166,6 +166,9 @@ fn prompt(state: &State) -> String {
             Some(CharacterAction::KeepOneLookedAt) => {
                 format!("{who} keeps one of the cards they looked at")
             }
+            Some(CharacterAction::PlayCards(_)) if state.playing_at_random => {
+                format!("{who} plays a card drawn at random from their hand")
+            }
             Some(CharacterAction::PlayCards(_)) => {
                 format!("{who} plays a card from their hand")
             }
@@ -284,6 +287,11 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         }
         Action::ChooseCharacter(c) => format!("{who} chose the {} ({})", c.name(), c.number()),
         Action::Play(card) => format!("{who} played {}", card_text(*card)),
+        Action::PlayAtRandom => format!("{who} plays a card from their hand at random"),
+        Action::RandomPlay(card) => format!(
+            "{who} played {}, drawn at random from their hand",
+            card_text(*card)
+        ),
         Action::PlayCard(index) => match index_played(state, actor, *index) {
             Some(card) => format!("{who} played {}", card_text(card)),
             None => format!("{who} played a card from their hand"),

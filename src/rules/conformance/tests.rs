@@ -212,6 +212,18 @@ fn a_description_telling_the_rest_of_the_hand_fails() {
     failure::<Toy<{ flaw::PLAY_TELLS_THE_REST }>>(&quick(), "as Seat(");
 }
 
+/// A deadline's move is seen by all like any other: a default that plays the lowest card the
+/// roll allows tells everyone that the hand holds no lower one. With the hand re-dealt, the
+/// default plays another card, and the log entry differs.
+#[test]
+fn a_default_action_that_plays_the_first_card_fails() {
+    let message = failure::<Toy<{ flaw::DEFAULT_PLAYS_THE_FIRST_CARD }>>(
+        &quick(),
+        "(the default action at a deadline)",
+    );
+    assert!(message.contains("Play"), "{message}");
+}
+
 #[test]
 fn twins_are_made_alike_or_at_random() {
     let mut picks = [0, 0, 2, 2, 1, 1, 0].into_iter();

@@ -51,6 +51,9 @@ pub(super) mod flaw {
     pub const PASSES_WITHOUT_ASKING: u8 = 14;
     /// A play is described with how many cards the player keeps that are higher.
     pub const PLAY_TELLS_THE_REST: u8 = 15;
+    /// At a deadline the seat plays its first listed action: the lowest card the roll allows
+    /// (so everyone learns that no lower card is in the hand), else a pass.
+    pub const DEFAULT_PLAYS_THE_FIRST_CARD: u8 = 16;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -412,6 +415,9 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Move> {
+        if FLAW == flaw::DEFAULT_PLAYS_THE_FIRST_CARD {
+            return Self::legal_actions(state, seat).into_iter().next();
+        }
         matches!(state.phase, Phase::Choose { .. } if seat == state.turn).then_some(Move::Pass)
     }
 }

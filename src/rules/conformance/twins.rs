@@ -10,6 +10,12 @@
 //! seats asked to decide next (whether a decision was asked is visible: a move made for the
 //! player shows that its hand left no choice). The views after it are not compared: a move the
 //! rules make on their own may rightly show a card (the last card of a hand, played face up).
+//!
+//! The same holds for the move a deadline makes (`default_action`, played by the service when a
+//! clock runs out): if the seat whose secrets differ is to act, its default action in each twin
+//! must give every other viewer the same log entry and the same seats asked next. A default
+//! that plays "the first card" of a sorted hand tells everyone that no card of the hand sorts
+//! before it; one that must give up a hidden card has to leave the pick to chance.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -51,11 +57,43 @@ pub(super) fn check<R: Secrets>(
         "whether a decision is asked depends on {}: {asked} vs {twin_asked}",
         what()
     );
+    same_default::<R>(state, &twin, seat, &others, &what);
     let mut both = allowed_in_both::<R>(state, &twin, seats);
     for _ in 0..ACTIONS_PER_TWIN.min(both.len()) {
         let (actor, action) = both.swap_remove(pick(both.len()));
         stats.twin_actions += 1;
-        after_action::<R>(state, &twin, actor, &action, &others, &what);
+        after_action::<R>((state, &action), (&twin, &action), actor, &others, &what);
+    }
+}
+
+/// If `seat` is to act: its default action (what the service plays when its clock runs out) in
+/// each twin gives every other viewer the same log entry and asks the same seats next, as if
+/// both twins had played the one action (the "same_default" property).
+fn same_default<R: Secrets>(
+    state: &R::State,
+    twin: &R::State,
+    seat: Seat,
+    others: &[Viewer],
+    what: &dyn Fn() -> String,
+) {
+    let acting = |s: &R::State| matches!(R::next(s), Next::Players(seats) if seats.contains(&seat));
+    if !acting(state) || !acting(twin) {
+        return;
+    }
+    match (R::default_action(state, seat), R::default_action(twin, seat)) {
+        (None, None) => {}
+        (Some(default), Some(twin_default)) => after_action::<R>(
+            (state, &default),
+            (twin, &twin_default),
+            Actor::Seat(seat),
+            others,
+            &|| format!("{} (the default action at a deadline)", what()),
+        ),
+        (default, twin_default) => panic!(
+            "whether seat {seat} has a default action at a deadline depends on {}: {default:?} vs \
+             {twin_default:?}",
+            what()
+        ),
     }
 }
 
@@ -87,14 +125,14 @@ fn allowed_in_both<R: Secrets>(
     }
 }
 
-/// After `action` in both twins: the same log entry for each of `others`, and the same seats
-/// asked. (Not the same views: a move the rules make on their own may show a card, as the
-/// last card of a hand played without asking does, and that twin shows another.)
+/// After `action` in the state and `twin_action` in the twin (the same action, or each twin's
+/// default action): the same log entry for each of `others`, and the same seats asked. (Not
+/// the same views: a move the rules make on their own may show a card, as the last card of a
+/// hand played without asking does, and that twin shows another.)
 fn after_action<R: Secrets>(
-    state: &R::State,
-    twin: &R::State,
+    (state, action): (&R::State, &R::Action),
+    (twin, twin_action): (&R::State, &R::Action),
     actor: Actor,
-    action: &R::Action,
     others: &[Viewer],
     what: &dyn Fn() -> String,
 ) {
@@ -102,9 +140,9 @@ fn after_action<R: Secrets>(
     if let Err(e) = R::apply(&mut after, actor, action) {
         panic!("{action:?} is listed for {actor:?} but apply refused it: {e}");
     }
-    if let Err(e) = R::apply(&mut twin_after, actor, action) {
+    if let Err(e) = R::apply(&mut twin_after, actor, twin_action) {
         panic!(
-            "{action:?} is listed for {actor:?} in the twin ({}), but apply refused it: {e}",
+            "{twin_action:?} is listed for {actor:?} in the twin ({}), but apply refused it: {e}",
             what()
         );
     }
@@ -118,7 +156,7 @@ fn after_action<R: Secrets>(
     for &viewer in others {
         let (entry, twin_entry) = (
             entry::<R>(state, actor, action, viewer),
-            entry::<R>(twin, actor, action, viewer),
+            entry::<R>(twin, actor, twin_action, viewer),
         );
         assert!(
             entry == twin_entry,

@@ -26,6 +26,9 @@ pub enum Action {
     Roll2d6(u8),
     /// The recruit roll of 1D6.
     RollDie(u8),
+    /// The card [`Action::DiscardAtRandom`] drew from the current player's hand: it is
+    /// discarded face up.
+    RandomDiscard(CardId),
 
     // Set-up.
     /// The corner a player starts in.
@@ -117,6 +120,10 @@ pub enum Action {
         hand: CardId,
     },
     Discard(CardId),
+    /// Discard a card drawn at random from your hand (a chance step draws it, every card of
+    /// the hand alike): what a deadline discards, so that the card tells nothing of the rest
+    /// of the hand (ruling 43).
+    DiscardAtRandom,
     EndTurn,
 
     // Stops for "Once on your Turn" powers (ruling 22).
@@ -137,6 +144,7 @@ impl Action {
                 | Action::DrawCard(_)
                 | Action::Roll2d6(_)
                 | Action::RollDie(_)
+                | Action::RandomDiscard(_)
         )
     }
 }
@@ -170,6 +178,10 @@ pub fn next(state: &State) -> Next<Action> {
             Next::Players(vec![*seat])
         }
         Phase::FirstPlayer { .. } => Next::Chance(two_dice()),
+        Phase::End if state.discarding_at_random => {
+            let hand = state.players.get(state.current).map_or(&[][..], |p| &p.hand);
+            Next::Chance(deck_chance(hand, Action::RandomDiscard))
+        }
         _ if state.draws > 0 => Next::Chance(deck_chance(&state.deck, Action::DrawCard)),
         Phase::Combat(combat) => match combat.step {
             CombatStep::AttackerCards => Next::Players(vec![state.current]),
@@ -269,6 +281,11 @@ fn perform(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleE
         Action::Recruit { figure, at } => flow::recruit(state, seat, *figure, *at),
         Action::Realign { permanent, hand } => flow::realign(state, seat, *permanent, *hand),
         Action::Discard(c) => flow::discard(state, seat, *c),
+        Action::DiscardAtRandom => state.discarding_at_random = true,
+        Action::RandomDiscard(c) => {
+            flow::discard(state, seat, *c);
+            state.discarding_at_random = false;
+        }
         Action::EndTurn => flow::end_turn(state),
         Action::StopBefore(stop) => flow::stop_before(state, seat, *stop),
         Action::GoOn => flow::go_on(state),

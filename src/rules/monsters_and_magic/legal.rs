@@ -198,6 +198,8 @@ fn end_actions(state: &State, seat: Seat) -> Vec<Action> {
     if player.hand.len() > state.hand_limit(seat) {
         // "Max hand size is 5 cards. Discard excess cards."
         out.extend(hand.iter().map(|&c| Action::Discard(c)));
+        // Ruling 43: or leave the pick to chance (what a deadline does).
+        out.push(Action::DiscardAtRandom);
     } else {
         out.push(Action::EndTurn);
         // Ruling 22: or end it and stop at the start of your next turn, to use a power
@@ -246,7 +248,7 @@ pub fn why_not(state: &State, seat: Seat, action: &Action) -> String {
             format!("you do not hold {}", card_name(*c))
         }
         Action::PlayCard(c) => format!("{} cannot be played now", card_name(*c)),
-        Action::Discard(_) if matches!(state.phase, Phase::End) => {
+        Action::Discard(_) | Action::DiscardAtRandom if matches!(state.phase, Phase::End) => {
             "you are within your hand limit".to_owned()
         }
         _ if power_of(action).is_some_and(|p| state.power_source(seat, p).is_none()) => {

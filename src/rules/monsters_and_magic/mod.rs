@@ -207,8 +207,10 @@ impl Ruleset for MonstersAndMagic {
     }
 
     /// When a deadline passes: play no more cards, end the movement phase, end the turn,
-    /// leave a stop, cancel a half-made Illusion or Alter Terrain, finish the Alchemist; otherwise the first legal action
-    /// (the first starting figure, the first recruit space, the first card to discard).
+    /// leave a stop, cancel a half-made Illusion or Alter Terrain, finish the Alchemist,
+    /// discard a card drawn at random (the first card of the sorted hand would tell everyone
+    /// that no card of it sorts before: ruling 43); otherwise the first legal action (the
+    /// first starting figure, the first recruit space: all public).
     /// Cancelling the Illusionist or Alter Terrain after choosing its first unit or square
     /// (nothing was spent yet) leads back to the state before it.
     fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
@@ -224,6 +226,7 @@ impl Ruleset for MonstersAndMagic {
             Action::AlchemyDone,
             Action::EndMovement,
             Action::EndTurn,
+            Action::DiscardAtRandom,
             Action::GoOn,
             Action::DeclineExtraFigure,
         ]
@@ -232,7 +235,7 @@ impl Ruleset for MonstersAndMagic {
         .or_else(|| {
             legal
                 .iter()
-                .find(|a| matches!(a, Action::Discard(_) | Action::Recruit { .. }))
+                .find(|a| matches!(a, Action::Recruit { .. }))
                 .cloned()
         })
         .or_else(|| legal.into_iter().next())

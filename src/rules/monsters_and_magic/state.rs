@@ -322,6 +322,10 @@ pub struct State {
     /// The 2D6 rolls for the first turn in the order rolled: (seat, roll); ties roll again.
     #[serde(default)]
     pub first_rolls: Vec<(Seat, u8)>,
+    /// The current player chose to discard a card at random (`discard_at_random`): a chance
+    /// step draws it from their hand. Absent from snapshots written before it existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discarding_at_random: bool,
 }
 
 impl State {
@@ -346,6 +350,7 @@ impl State {
             realigned: false,
             last_combat: None,
             first_rolls: Vec::new(),
+            discarding_at_random: false,
         }
     }
 

@@ -383,6 +383,11 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             card_name(*permanent)
         ),
         Action::Discard(c) => format!("{who} discards {}.", card_name(*c)),
+        Action::DiscardAtRandom => format!("{who} discards a card from their hand at random."),
+        Action::RandomDiscard(c) => format!(
+            "Seat {cur} discards {}, drawn at random from their hand.",
+            card_name(*c)
+        ),
         Action::EndTurn => format!("{who} ends the turn."),
         Action::StopBefore(Stop::Declaration) => format!(
             "{who} ends the turn, and will stop at the start of their next turn to use a power \

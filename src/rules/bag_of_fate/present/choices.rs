@@ -94,6 +94,12 @@ pub fn choices(
                 let label = card_choice(*card, number, play_label(player, *card));
                 groups.add(title, number, label);
             }
+            Action::PlayAtRandom => groups.add(
+                "Play a card from your hand, face up",
+                number,
+                "Play a card at random: chance draws it from your hand (what a deadline plays)"
+                    .to_string(),
+            ),
             Action::PlayCard(index) => {
                 let title = "Play a card from your hand, face up";
                 match player.hand.get(*index) {
@@ -200,7 +206,10 @@ pub fn choices(
             ),
             Action::CancelSet => groups.or(number, "Stop: take the set back, nothing is turned in"),
             Action::EndTurn => groups.or(number, "End your turn"),
-            Action::PlaceTurnMarker(_) | Action::DrawCard(_) | Action::DrawToken(_) => {
+            Action::PlaceTurnMarker(_)
+            | Action::DrawCard(_)
+            | Action::DrawToken(_)
+            | Action::RandomPlay(_) => {
                 groups.add("Other choices", number, describe(i));
             }
         }

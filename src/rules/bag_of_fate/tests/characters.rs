@@ -17,17 +17,17 @@ fn queen_draws_one_card_then_plays_one() {
     );
     draw_card(&mut state, card(Crystals, 2));
     assert_eq!(state.players[0].hand.len(), 4);
-    // One choice per kind of card, named by the card.
-    assert_eq!(
-        Game::legal_actions(&state, 0),
-        [
-            card(Potions, 1),
-            card(Flowers, 1),
-            card(Snails, 1),
-            card(Crystals, 2)
-        ]
-        .map(Action::Play)
-    );
+    // One choice per kind of card, named by the card, and a card at random (ruling 20).
+    let mut plays: Vec<Action> = [
+        card(Potions, 1),
+        card(Flowers, 1),
+        card(Snails, 1),
+        card(Crystals, 2),
+    ]
+    .map(Action::Play)
+    .to_vec();
+    plays.push(Action::PlayAtRandom);
+    assert_eq!(Game::legal_actions(&state, 0), plays);
     decide(&mut state, 0, Action::Play(card(Crystals, 2)));
     assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
     assert_eq!(state.players[0].hand.len(), 3);
@@ -56,8 +56,8 @@ fn oracle_looks_at_three_keeps_one_discards_two_and_plays_one() {
     assert!(state.looked_at.is_empty());
     assert!(state.players[0].hand.contains(&card(Crystals, 1)));
     assert_eq!(state.discards, vec![card(Snails, 3), card(Snails, 3)]);
-    // Then play one card.
-    assert_eq!(Game::legal_actions(&state, 0).len(), 4);
+    // Then play one card (four kinds, or one at random).
+    assert_eq!(Game::legal_actions(&state, 0).len(), 5);
     play(&mut state, 0, 3);
     assert_eq!(state.players[0].face_up, vec![card(Crystals, 1)]);
     assert_eq!(waiting_for(&state), vec![1]);
@@ -279,8 +279,8 @@ fn farmer_draws_two_cards_and_a_token_then_plays_one() {
     );
     draw_token(&mut state, Token::Element(Crystals));
     assert_eq!(state.players[0].tokens, vec![Crystals]);
-    // Two Mushrooms cards of different icons are two choices.
-    assert_eq!(Game::legal_actions(&state, 0).len(), 5);
+    // Two Mushrooms cards of different icons are two choices (and one at random).
+    assert_eq!(Game::legal_actions(&state, 0).len(), 6);
     play(&mut state, 0, 4);
     assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 3)]);
     assert_eq!(state.players[0].hand.len(), 4);
@@ -415,7 +415,7 @@ fn a_hand_of_one_kind_of_card_is_still_asked_to_play() {
     assert_eq!(waiting_for(&state), vec![0]);
     assert_eq!(
         Game::legal_actions(&state, 0),
-        vec![Action::Play(card(Mushrooms, 1))]
+        vec![Action::Play(card(Mushrooms, 1)), Action::PlayAtRandom]
     );
     decide(&mut state, 0, Action::Play(card(Mushrooms, 1)));
     assert_eq!(state.players[0].face_up, vec![card(Mushrooms, 1)]);
@@ -435,7 +435,7 @@ fn a_single_card_in_hand_is_asked_to_play() {
     assert_eq!(waiting_for(&state), vec![0]);
     assert_eq!(
         Game::legal_actions(&state, 0),
-        vec![Action::Play(card(Crystals, 2))]
+        vec![Action::Play(card(Crystals, 2)), Action::PlayAtRandom]
     );
 }
 

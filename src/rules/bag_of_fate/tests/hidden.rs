@@ -269,6 +269,11 @@ fn action_json_forms() {
             json!({"play": {"element": "crystals", "icons": 2}}),
         ),
         (Action::PlayCard(2), json!({"play_card": 2})),
+        (Action::PlayAtRandom, json!("play_at_random")),
+        (
+            Action::RandomPlay(card(Snails, 1)),
+            json!({"random_play": {"element": "snails", "icons": 1}}),
+        ),
         (Action::KeepCard(0), json!({"keep_card": 0})),
         (Action::EndTurn, json!("end_turn")),
         (
@@ -398,4 +403,94 @@ fn the_old_play_card_by_index_still_folds_and_shows_others_only_the_card() {
     Game::apply(&mut state, Actor::Seat(0), &Action::PlayCard(3)).unwrap();
     assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
     assert_eq!(serde_json::to_value(&state).unwrap(), game.to_json());
+}
+
+// "You may look at your own cards, but keep them secret from the other players." (l.65)
+// Ruling 20: at a deadline the card played is drawn at random from the hand ("Play a Card:
+// Choose an Element Card from your hand and turn it face up", l.147, applies to the card
+// drawn). The old default played the first card of the sorted hand, which told everyone that
+// no card of the hand sorts before it: these two hands gave different log entries.
+#[test]
+fn a_deadline_plays_a_card_drawn_at_random_and_tells_the_others_nothing_of_the_hand() {
+    let hands = [
+        [card(Potions, 1), card(Potions, 2), card(Potions, 3)],
+        [card(Mushrooms, 1), card(Crystals, 1), card(Crystals, 3)],
+    ];
+    let mut seen = Vec::new();
+    for hand in hands {
+        let mut state = start_with(&[hand, [card(Snails, 1); 3]], &[0, 1]);
+        choose(&mut state, 0, Character::Queen);
+        draw_card(&mut state, card(Crystals, 2));
+        let default = Game::default_action(&state, 0).unwrap();
+        assert_eq!(default, Action::PlayAtRandom);
+        assert!(Game::legal_actions(&state, 0).contains(&default));
+        let entries: Vec<(Value, String)> = [Viewer::Seat(1), Viewer::Spectator]
+            .into_iter()
+            .map(|v| entry_seen(&state, 0, &default, v))
+            .collect();
+        decide(&mut state, 0, default);
+        // Chance draws the card: each card of the hand alike, copies counted.
+        let held = state.players[0].hand.clone();
+        let outcomes = outcomes(&state);
+        assert_eq!(outcomes.iter().map(|(_, w)| w).sum::<u32>(), 4);
+        for (action, weight) in &outcomes {
+            let Action::RandomPlay(c) = action else {
+                panic!("{action:?} is not a card drawn from the hand");
+            };
+            assert_eq!(
+                *weight as usize,
+                held.iter().filter(|h| *h == c).count()
+            );
+        }
+        assert_eq!(Game::legal_actions(&state, 0), vec![]);
+        seen.push((entries, waiting_for_chance(&state)));
+        // The card drawn is played face up, as a chosen card is, for everyone to see.
+        let drawn = Action::RandomPlay(card(Crystals, 2));
+        assert_eq!(Game::visibility(&state, Actor::Chance, &drawn), Visibility::Public);
+        assert_eq!(
+            Game::describe(&state, Actor::Chance, &drawn, Viewer::Spectator),
+            "Seat 0 played a Crystals card (2 icons), drawn at random from their hand"
+        );
+        chance(&mut state, drawn);
+        assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
+        assert_eq!(state.players[0].hand.len(), 3);
+        assert!(!state.playing_at_random);
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
+fn waiting_for_chance(state: &State) -> bool {
+    matches!(Game::next(state), Next::Chance(_))
+}
+
+// DESIGN.md, the contract: "an action not listed is rejected". Ruling 21: a game created now
+// (edition 1, set by `for_new_game` when the service normalises the options) refuses the old
+// `{"play_card": n}`, which no list offers and which told the card's place in the sorted hand;
+// games created before (stored options without an edition) still accept it, so that their
+// logs fold (the test above).
+#[test]
+fn a_new_game_refuses_the_unlisted_play_card_by_index() {
+    use crate::rules::registry::{Erased, Game as _};
+    let erased = Erased::<BagOfFate>::default();
+    assert_eq!(erased.normalise_options(&json!({})).unwrap(), json!({"edition": 1}));
+    assert_eq!(erased.normalise_options(&Value::Null).unwrap(), json!({"edition": 1}));
+    let old: Options = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(old.edition, 0);
+    let options = Game::for_new_game(Options::default());
+    let mut state = Game::new_game(&options, 2).unwrap();
+    for c in [card(Potions, 1), card(Flowers, 1), card(Snails, 1)] {
+        draw_card(&mut state, c);
+        draw_card(&mut state, c);
+    }
+    chance(&mut state, Action::PlaceTurnMarker(0));
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Crystals, 2));
+    assert!(!Game::legal_actions(&state, 0).contains(&Action::PlayCard(0)));
+    let before = state.clone();
+    let err = Game::apply(&mut state, Actor::Seat(0), &Action::PlayCard(0)).unwrap_err();
+    assert!(err.to_string().contains("not by its place"), "{err}");
+    assert_eq!(state, before);
+    // The listed form still plays.
+    decide(&mut state, 0, Action::Play(card(Crystals, 2)));
+    assert_eq!(state.players[0].face_up, vec![card(Crystals, 2)]);
 }

@@ -179,11 +179,16 @@ fn actions_target_the_tile_the_card_the_seat_or_the_set_they_are_about() {
     draw_card(&mut state, card(Crystals, 2));
     let actions = Game::legal_actions(&state, 0);
     let targets = Game::targets(&state, 0, &actions);
-    assert_eq!(actions.len(), 4);
-    for (i, (a, t)) in actions.iter().zip(&targets).enumerate() {
+    assert_eq!(actions.len(), 5);
+    for (i, (a, t)) in actions.iter().zip(&targets).take(4).enumerate() {
         assert_eq!(a, &Action::Play(state.players[0].hand[i]));
         assert_eq!(t.as_deref(), Some(format!("hand-{i}").as_str()));
     }
+    // Playing at random is about no one card.
+    assert_eq!(
+        (&actions[4], &targets[4]),
+        (&Action::PlayAtRandom, &None)
+    );
     let ids = target_ids(&picture(&state, Viewer::Seat(0)));
     assert!(targets.iter().flatten().all(|t| ids.contains(t)));
     // Other kinds, by hand.

@@ -60,6 +60,7 @@ fn universe() -> Vec<Action> {
             let c = card(element, icons);
             all.push(Action::DrawCard(c));
             all.push(Action::Play(c));
+            all.push(Action::RandomPlay(c));
             all.push(Action::AddCard(c));
             all.push(Action::TradeTake(Item::Card(c)));
             all.push(Action::TradeGive(Item::Card(c)));
@@ -76,6 +77,7 @@ fn universe() -> Vec<Action> {
     // written before ruling 4 changed fold (tests/hidden.rs).
     all.extend((0..4).chain([usize::MAX]).map(Action::KeepCard));
     all.extend([
+        Action::PlayAtRandom,
         Action::SkipTrade,
         Action::CancelTrade,
         Action::AddToken,

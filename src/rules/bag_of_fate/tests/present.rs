@@ -278,7 +278,12 @@ fn cards_to_play_are_grouped_with_their_effect() {
     let groups = choices_of(&state, 0);
     assert_eq!(groups.len(), 1);
     assert_eq!(groups[0].title, "Play a card from your hand, face up");
-    assert_eq!(group_numbers(&groups, "Play a card"), vec![1, 2, 3, 4]);
+    assert_eq!(group_numbers(&groups, "Play a card"), vec![1, 2, 3, 4, 5]);
+    // Ruling 20: the last is a card at random, labelled as such.
+    assert_eq!(
+        label_of(&groups, 5),
+        "Play a card at random: chance draws it from your hand (what a deadline plays)"
+    );
     // The hand is Potions 2, Snails 1, Mushrooms 3, Crystals 1.
     assert_eq!(
         label_of(&groups, 1),

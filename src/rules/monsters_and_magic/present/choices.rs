@@ -299,6 +299,14 @@ fn entry(state: &State, seat: Seat, action: &Action, names: &[String]) -> (Strin
             ),
             card_line(*c),
         ),
+        Action::DiscardAtRandom => (
+            format!(
+                "Discard down to {} cards (one at a time):",
+                state.hand_limit(seat)
+            ),
+            "Discard a card at random: chance draws it from your hand (what a deadline discards)"
+                .to_owned(),
+        ),
         Action::EndTurn => ("Finish:".to_owned(), "End your turn".to_owned()),
         // Ruling 22: stops for "Once on your Turn" powers, asked for in the decision before.
         Action::StopBefore(Stop::Declaration) => (
