@@ -44,7 +44,7 @@ use crate::rules::{
 pub struct BagOfFate;
 
 /// The rulebook has no variants, so there are no options.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {}
 
