@@ -103,6 +103,9 @@ pub fn components(id: &str, schemas: &Schemas) -> BTreeMap<String, Value> {
         let mut schema = schema.clone();
         if let Value::Object(root) = &mut schema {
             root.remove("$schema");
+            // Generators name models by `title` before the component's name: every ruleset's
+            // `Options` would clash.
+            root.remove("title");
             if let Some(Value::Object(defs)) = root.remove("$defs") {
                 for (name, def) in defs {
                     out.insert(format!("{prefix}{name}"), def);
@@ -114,7 +117,36 @@ pub fn components(id: &str, schemas: &Schemas) -> BTreeMap<String, Value> {
     for schema in out.values_mut() {
         rewrite_refs(schema, &prefix);
     }
+    hoist_variants(&mut out);
     out
+}
+
+/// Makes each variant with data of an enum (`oneOf` member `{"move": {...}}`) a component of
+/// its own, `<Enum><Variant>` (e.g. `MonstersAndMagicActionRecruitWith`): openapi-python-client
+/// makes models of inline union members twice and refuses the second.
+fn hoist_variants(out: &mut BTreeMap<String, Value>) {
+    let mut hoisted = Vec::new();
+    for (name, schema) in out.iter_mut() {
+        let Some(Value::Array(members)) = schema.get_mut("oneOf") else {
+            continue;
+        };
+        for (i, member) in members.iter_mut().enumerate() {
+            if member.get("properties").is_none() {
+                continue;
+            }
+            let variant = member
+                .pointer("/required/0")
+                .and_then(Value::as_str)
+                .map_or_else(|| i.to_string(), component_prefix);
+            let own = format!("{name}{variant}");
+            let body = std::mem::replace(
+                member,
+                json!({ "$ref": format!("#/components/schemas/{own}") }),
+            );
+            hoisted.push((own, body));
+        }
+    }
+    out.extend(hoisted);
 }
 
 fn rewrite_refs(schema: &mut Value, prefix: &str) {
@@ -243,5 +275,28 @@ mod tests {
             "#/components/schemas/BagOfFateCard"
         );
         assert!(components["BagOfFateOptions"].get("$schema").is_none());
+    }
+
+    #[test]
+    fn variants_with_data_become_components() {
+        let schemas = Schemas {
+            options: json!({"type": "object", "title": "Options"}),
+            action: json!({"oneOf": [
+                {"type": "string", "enum": ["pass"]},
+                {"type": "object", "properties": {"recruit_with": {"type": "integer"}},
+                 "required": ["recruit_with"]},
+            ]}),
+            view: json!({"type": "object"}),
+        };
+        let components = components("monsters-and-magic", &schemas);
+        assert!(components["MonstersAndMagicOptions"].get("title").is_none());
+        assert_eq!(
+            components["MonstersAndMagicAction"]["oneOf"][1],
+            json!({"$ref": "#/components/schemas/MonstersAndMagicActionRecruitWith"})
+        );
+        assert_eq!(
+            components["MonstersAndMagicActionRecruitWith"]["required"],
+            json!(["recruit_with"])
+        );
     }
 }
