@@ -29,7 +29,7 @@ use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use utoipa_actix_web::scope;
 
-pub use openapi::{api_doc, finish, openapi, openapi_yaml, swagger_ui};
+pub use openapi::{api_doc, document, finish, openapi, openapi_yaml, swagger_ui};
 use problem::ApiError;
 
 /// Registers every route on a `UtoipaApp`, collecting the OpenAPI document as it goes.
@@ -51,6 +51,7 @@ where
                 .service(accounts::logout)
                 .service(accounts::change_password)
                 .service(rulesets::list)
+                .service(rulesets::get)
                 .service(games::create)
                 .service(games::list)
                 .service(games::join)

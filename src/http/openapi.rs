@@ -1,6 +1,8 @@
 //! The OpenAPI document: the routes' annotations, then what every route shares (the statuses
 //! that extractors and the database answer, and the catalog of problem types).
 
+use std::collections::BTreeMap;
+
 use actix_web::App;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::Operation;
@@ -57,14 +59,14 @@ const INTRO: &str = "Play-by-email turn service for asynchronous board games. Er
 may carry.";
 
 /// Routes under `/v1` that never touch the database (so never answer 500 or 503).
-const NO_DATABASE: &[&str] = &["listRulesets", "showUnsubscribePage"];
+const NO_DATABASE: &[&str] = &["listRulesets", "getRuleset", "showUnsubscribePage"];
 
 /// The document's fixed parts (info, security scheme, tags); `routes` adds the paths.
 pub fn api_doc() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
 }
 
-/// The OpenAPI document, as served at `/openapi.json` and checked in as `openapi/openapi.yaml`.
+/// The routes' part of the OpenAPI document (without the rulesets' components: [`document`]).
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, api) = routes(App::new().into_utoipa_app().openapi(api_doc())).split_for_parts();
     finish(api)
@@ -223,12 +225,58 @@ fn problem_builder(description: &str) -> ResponseBuilder {
     )
 }
 
-/// The OpenAPI document as YAML.
+/// Each hosted ruleset's content schemas as components (`<Prefix>Options`, `<Prefix>Action`,
+/// `<Prefix>View` and their named parts, e.g. `WizWarAction`, `WizWarDir`): the schemas
+/// `GET /v1/rulesets/{id}` serves, so that generated clients get typed models of them.
+pub fn ruleset_components() -> BTreeMap<String, serde_json::Value> {
+    let registry = crate::rules::Registry::standard();
+    registry
+        .all()
+        .flat_map(|game| crate::rules::schema::components(game.id(), &game.schemas()))
+        .collect()
+}
+
+/// The whole OpenAPI document: `api` (the routes' part) with the rulesets' components.
+pub fn with_rulesets(api: utoipa::openapi::OpenApi) -> serde_json::Value {
+    let mut doc = serde_json::to_value(api).unwrap_or_default();
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        schemas.extend(ruleset_components());
+    }
+    doc
+}
+
+/// The OpenAPI document, as served at `/openapi.json` and checked in as `openapi/openapi.yaml`.
+pub fn document() -> serde_json::Value {
+    with_rulesets(openapi())
+}
+
+/// The OpenAPI document as YAML (the routes' part in the order utoipa writes it, the
+/// components sorted by name).
 pub fn openapi_yaml() -> anyhow::Result<String> {
-    Ok(openapi().to_yaml()?)
+    let mut doc = yaml_serde::to_value(openapi())?;
+    if let Some(yaml_serde::Value::Mapping(schemas)) = doc
+        .get_mut("components")
+        .and_then(|c| c.get_mut("schemas"))
+    {
+        let mut sorted: BTreeMap<String, yaml_serde::Value> = BTreeMap::new();
+        for (name, schema) in std::mem::take(schemas) {
+            sorted.insert(name.as_str().unwrap_or_default().to_owned(), schema);
+        }
+        for (name, schema) in ruleset_components() {
+            sorted.insert(name, yaml_serde::to_value(schema)?);
+        }
+        *schemas = sorted
+            .into_iter()
+            .map(|(name, schema)| (yaml_serde::Value::String(name), schema))
+            .collect();
+    }
+    Ok(yaml_serde::to_string(&doc)?)
 }
 
 /// Swagger UI at `/docs/`, reading the document at `/openapi.json`.
 pub fn swagger_ui(api: utoipa::openapi::OpenApi) -> SwaggerUi {
-    SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", finish(api))
+    SwaggerUi::new("/docs/{_:.*}").external_url_unchecked("/openapi.json", with_rulesets(finish(api)))
 }

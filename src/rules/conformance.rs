@@ -113,6 +113,8 @@ use super::{Ruleset, Seat};
 mod playout;
 #[path = "conformance/probe.rs"]
 mod probe;
+#[path = "conformance/schemas.rs"]
+mod schemas;
 #[path = "conformance/secrets.rs"]
 mod secrets;
 #[path = "conformance/tests.rs"]
@@ -503,6 +505,7 @@ fn check_options<R: Secrets>(options: &R::Options) -> Value {
         "{}: the options {json} do not survive a JSON round trip: {back:?}",
         R::ID
     );
+    schemas::check_options::<R>(&json);
     let game = Erased::<R>::default();
     let normal = game
         .normalise_options(&json)

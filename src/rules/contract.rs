@@ -9,6 +9,7 @@
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -223,9 +224,11 @@ pub trait Ruleset: 'static {
     /// Human name of the game.
     const NAME: &'static str;
 
-    type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    /// Its JSON Schema (derived beside the serde derives) is published (`crate::rules::schema`).
+    type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + JsonSchema;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
-    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    /// Its JSON Schema (derived beside the serde derives) is published (`crate::rules::schema`).
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + JsonSchema;
 
     /// The options a game may be created with, documented.
     fn option_docs() -> Vec<OptionDoc>;
@@ -253,6 +256,13 @@ pub trait Ruleset: 'static {
     -> Result<(), RuleError>;
     /// What `viewer` sees of the state.
     fn view(state: &Self::State, viewer: Viewer) -> serde_json::Value;
+    /// The JSON Schema of every value `view` returns (`GET /v1/rulesets/{id}`, the OpenAPI
+    /// document); the conformance suite checks each view it meets against it. Named parts go
+    /// into `generator`'s definitions. By default: some JSON object.
+    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let _ = generator;
+        super::schema::any_object("The view (not described in detail yet).")
+    }
     /// Who sees this action in full when it is logged; `state` is the state before it.
     fn visibility(state: &Self::State, actor: Actor, action: &Self::Action) -> Visibility;
     /// The form of the action shown to those outside its visibility.

@@ -13,6 +13,7 @@ mod old_logs;
 pub mod picture;
 pub mod present;
 pub mod registry;
+pub mod schema;
 pub mod wiz_war;
 
 pub use contract::*;

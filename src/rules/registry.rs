@@ -10,6 +10,7 @@ use super::contract::{
     Actor, Next, OptionDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
 };
 use super::present::{self, ChoiceGroup, Presented};
+use super::schema::Schemas;
 
 /// What the game waits for, without the ruleset's types.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +93,8 @@ pub trait Game: Send + Sync {
     fn id(&self) -> &'static str;
     fn name(&self) -> &'static str;
     fn option_docs(&self) -> Vec<OptionDoc>;
+    /// The JSON Schemas of the ruleset's options, actions and view.
+    fn schemas(&self) -> Schemas;
     /// Seat range for the given options (`null` means the defaults).
     fn seats(&self, options: &Value) -> Result<RangeInclusive<usize>, SetupError>;
     /// Validates options and fills in defaults, returning the normalised JSON.
@@ -313,6 +316,10 @@ where
 
     fn option_docs(&self) -> Vec<OptionDoc> {
         R::option_docs()
+    }
+
+    fn schemas(&self) -> Schemas {
+        super::schema::schemas_of::<R>()
     }
 
     fn seats(&self, options: &Value) -> Result<RangeInclusive<usize>, SetupError> {

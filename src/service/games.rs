@@ -21,27 +21,34 @@ use crate::store::models::{Event, Game, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
-    svc.rules
-        .all()
-        .map(|g| {
-            let seats = g.seats(&Value::Null).unwrap_or(1..=1);
-            RulesetView {
-                id: g.id().to_owned(),
-                name: g.name().to_owned(),
-                min_seats: *seats.start(),
-                max_seats: *seats.end(),
-                options: g
-                    .option_docs()
-                    .into_iter()
-                    .map(|o| RulesetOption {
-                        name: o.name.to_owned(),
-                        description: o.description.to_owned(),
-                        default: o.default,
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
+    svc.rules.all().map(ruleset_view).collect()
+}
+
+/// A hosted ruleset's metadata and the JSON Schemas of its options, actions and view.
+pub fn ruleset_with_schemas(
+    svc: &Services,
+    id: &str,
+) -> Option<(RulesetView, crate::rules::schema::Schemas)> {
+    svc.rules.get(id).map(|g| (ruleset_view(g), g.schemas()))
+}
+
+fn ruleset_view(g: &dyn Ruleset) -> RulesetView {
+    let seats = g.seats(&Value::Null).unwrap_or(1..=1);
+    RulesetView {
+        id: g.id().to_owned(),
+        name: g.name().to_owned(),
+        min_seats: *seats.start(),
+        max_seats: *seats.end(),
+        options: g
+            .option_docs()
+            .into_iter()
+            .map(|o| RulesetOption {
+                name: o.name.to_owned(),
+                description: o.description.to_owned(),
+                default: o.default,
+            })
+            .collect(),
+    }
 }
 
 fn ruleset<'a>(svc: &'a Services, id: &str) -> Result<&'a dyn Ruleset> {

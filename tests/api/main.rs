@@ -25,6 +25,7 @@ mod pagination;
 mod play;
 mod play_by_mail;
 mod pool;
+mod rulesets;
 mod secrets;
 mod sessions;
 mod shutdown;

@@ -9,7 +9,7 @@ use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"choose_character":"wizard"}`, `{"play":{"element":"fire","icons":2}}`, `"end_turn"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.

@@ -45,7 +45,7 @@ pub struct BagOfFate;
 
 /// The rulebook has no variants, so there are no options to choose; `edition` records the
 /// rules edition a game was created under (set by `for_new_game`, never chosen).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// Absent (0) in games created before edition 1, which still accept the old

@@ -113,6 +113,11 @@ fn a_view_showing_other_hands_fails() {
 }
 
 #[test]
+fn a_view_outside_its_published_schema_fails() {
+    failure::<Toy<{ flaw::VIEW_OFF_SCHEMA }>>(&quick(), "does not match its published schema");
+}
+
+#[test]
 fn a_redacted_draw_naming_the_card_fails() {
     failure::<Toy<{ flaw::REDACT_SHOWS_CARD }>>(&quick(), "the redacted form of Draw");
 }

@@ -54,6 +54,8 @@ pub(super) mod flaw {
     /// At a deadline the seat plays its first listed action: the lowest card the roll allows
     /// (so everyone learns that no lower card is in the hand), else a pass.
     pub const DEFAULT_PLAYS_THE_FIRST_CARD: u8 = 16;
+    /// The view writes the turn as text, where its published schema says a seat number.
+    pub const VIEW_OFF_SCHEMA: u8 = 17;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -73,7 +75,7 @@ const VALUES: usize = 9;
 
 static ROLLS: AtomicU64 = AtomicU64::new(0);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub(super) struct Options {
     target: u32,
@@ -89,7 +91,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum Phase {
     Deal,
@@ -97,6 +99,23 @@ enum Phase {
     Choose { roll: u8 },
     Draw,
     Over,
+}
+
+/// The view's JSON, for its schema ([`Ruleset::view_schema`]); `view` writes it with `json!`.
+#[derive(schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[allow(dead_code)]
+struct View {
+    target: u32,
+    phase: Phase,
+    turn: Seat,
+    scores: Vec<u32>,
+    deck: usize,
+    hand_sizes: Vec<usize>,
+    /// The viewer's own hand (a seat's view only).
+    hand: Option<Vec<Card>>,
+    /// Every hand (once the game is over).
+    hands: Option<Vec<Vec<Card>>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -118,7 +137,7 @@ pub(super) struct State {
     last_roll: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Move {
     Draw { card: Card },
@@ -372,7 +391,14 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
         if FLAW == flaw::VIEW_SHOWS_HANDS {
             view["hands"] = json!(state.hands);
         }
+        if FLAW == flaw::VIEW_OFF_SCHEMA {
+            view["turn"] = json!(state.turn.to_string());
+        }
         view
+    }
+
+    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        generator.subschema_for::<View>()
     }
 
     fn visibility(state: &State, _: Actor, action: &Move) -> Visibility {

@@ -10,7 +10,7 @@ use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"keep_objective":17}`, `{"move":{"from":0,"to":12}}`, `"end_movement"`,
 /// `{"attack":{"target":"blue","dice":2}}`, `{"roll":6}`, `{"reinforce":2}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.

@@ -43,7 +43,7 @@ pub struct GardenGnomes;
 const CONFORMANCE_ROUND_LIMIT: u32 = 20;
 
 /// How the winner is decided.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Scoring {
     /// "The first player(s) to complete their Objectives are the winner(s)."
@@ -54,7 +54,7 @@ pub enum Scoring {
 }
 
 /// Reinforcements: "each player *may* put Gnomes from his/her reserve onto the board".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Reinforcements {
     /// Every clan puts its full reinforcements (at most its reserve) onto its home.
@@ -68,7 +68,7 @@ pub enum Reinforcements {
 /// The game's options. JSON: `{"scoring":"advanced","extra_objectives":1,
 /// "clans_per_player":3,"round_limit":20,"short_game":false,"reinforcements":"choose"}`;
 /// every field may be left out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// With 2 players the combined point-total decides whatever this says (l.231).

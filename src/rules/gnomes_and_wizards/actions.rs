@@ -11,7 +11,7 @@ use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"assign":{"face":"horn","slot":0}}`, `{"move":{"slot":1,"to":7}}`, `"pass"`,
 /// `{"cast":{"source":{"secret":30},"target":{"unit":{"owner":0,"slot":1}}}}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.

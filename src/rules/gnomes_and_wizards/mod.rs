@@ -44,7 +44,7 @@ use crate::rules::{
 pub struct GnomesAndWizards;
 
 /// A variant of the rulebook's 'Game Variants' section.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     TeamPlay,
@@ -60,7 +60,7 @@ pub enum Variant {
 }
 
 /// Options: `{"variants":["fatigue"],"own_turn_casting":true,"tribes":["imblasham","betrumour"],"shape":"broad"}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     pub variants: Vec<Variant>,

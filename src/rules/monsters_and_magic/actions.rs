@@ -9,7 +9,7 @@ use crate::rules::{Actor, Chance, Next, RuleError, Seat};
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"move":{"figure":3,"to":[4,5]}}`, `"end_movement"`, `{"draw_card":17}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.

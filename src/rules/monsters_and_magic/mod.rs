@@ -45,7 +45,7 @@ use crate::rules::{
 pub struct MonstersAndMagic;
 
 /// The rulebook's variants and optional rule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     /// "THE OPTIONAL REALIGNMENT RULE".

@@ -13,7 +13,7 @@ use crate::rules::{Outcome, Seat};
 /// A space of the board, `[x, y]`, both `0..8`; `[0,0]` is a1, the bottom left corner as
 /// players see the board.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
 )]
 pub struct Pos(pub u8, pub u8);
 
@@ -142,7 +142,7 @@ pub struct Player {
 
 /// A point of the turn with no decision of its own, where a player who asked for it stops to
 /// use "Once on your Turn" powers (ruling 22): asked for in the decision before it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// The start of the turn, before the Declaration phase (asked for in the End phase before).
@@ -183,7 +183,7 @@ pub struct Peek {
 }
 
 /// One of a player's units: a figure, or the garrison in a space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     Figure(u16),

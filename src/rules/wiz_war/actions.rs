@@ -11,7 +11,7 @@ use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
 /// What a card is aimed at. JSON e.g. `{"wizard":1}`, `{"square":[3,4]}`,
 /// `{"side":[[3,4],"east"]}`, `{"direction":"north"}`, `{"rotate":[2,1]}` (slot, quarter turns).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
     /// Nothing to choose: the caster, your sector, the whole board.
@@ -31,7 +31,7 @@ pub enum Target {
 
 /// An action of a player or an outcome of chance. JSON: externally tagged, snake_case, e.g.
 /// `{"move":"north"}`, `{"cast":"fireball"}`, `{"target":{"wizard":1}}`, `"no_boost"`, `"pass"`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     // Chance outcomes.

@@ -48,7 +48,7 @@ pub struct WizWar;
 
 /// Options: the three schools shuffled into the deck with White Cantrip, whether every
 /// reaction window asks every wizard who could be affected, and an optional round limit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
     pub schools: Vec<School>,
@@ -65,7 +65,7 @@ pub struct Options {
 
 /// The side of the sector boards (l.36): `"a"` (new) or `"b"` (classic). Each side has its
 /// own four designs in `data/sectors.txt` (sectors 0–3 and 4–7, in colour order).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardSide {
     #[default]
