@@ -39,6 +39,7 @@ from turnpost_api_client.api.me import create_api_token
 from turnpost_api_client.models import (
     CreateApiToken,
     CreateGame,
+    CreateGameRuleset,
     GameOverNotice,
     GameView,
     JoinGame,
@@ -187,7 +188,12 @@ class Seat(threading.Thread):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-url", required=True, help="the Turnpost server, e.g. http://127.0.0.1:8080")
-    parser.add_argument("--ruleset", default="bag-of-fate", help="a ruleset id from GET /v1/rulesets")
+    parser.add_argument(
+        "--ruleset",
+        default="bag-of-fate",
+        choices=[r.value for r in CreateGameRuleset],
+        help="a ruleset id from GET /v1/rulesets",
+    )
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0, help="seeds the random choices")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before giving up")
@@ -198,7 +204,7 @@ def main() -> int:
     tokens = [new_account(args.base_url, f"Bot{i}") for i in range(args.seats)]
     host = AuthenticatedClient(base_url=args.base_url, token=tokens[0], timeout=30.0)
     game = expect(
-        create_game.sync(client=host, body=CreateGame(ruleset=args.ruleset, seats=args.seats)),
+        create_game.sync(client=host, body=CreateGame(ruleset=CreateGameRuleset(args.ruleset), seats=args.seats)),
         GameView,
         "create the game",
     )

@@ -16,8 +16,9 @@ pub fn encode(at: DateTime<Utc>, id: Uuid) -> String {
 
 /// The form the OpenAPI document gives a keyset cursor (`http::openapi_refine`).
 pub const PATTERN: &str = "^-?[0-9]{1,16}_[0-9a-fA-F]{32}$";
-/// The form it gives a cursor that is a row number (messages, webhook deliveries).
-pub const SEQ_PATTERN: &str = "^[0-9]{1,18}$";
+/// The form it gives a cursor that is a row number (messages, webhook deliveries); empty is
+/// the first page, as no cursor is.
+pub const SEQ_PATTERN: &str = "^([0-9]{1,18})?$";
 
 fn digits(s: &str, max: usize) -> bool {
     (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
@@ -41,12 +42,14 @@ pub fn decode(cursor: &str) -> Result<(DateTime<Utc>, Uuid), ServiceError> {
     parsed.ok_or_else(bad)
 }
 
-/// A row-number cursor ([`SEQ_PATTERN`]); a 400 problem for anything else.
-pub fn decode_seq(cursor: &str) -> Result<i64, ServiceError> {
-    if !digits(cursor, 18) {
-        return Err(bad());
+/// A row-number cursor ([`SEQ_PATTERN`]): `None` for the first page (no cursor, or an empty
+/// one); a 400 problem for anything else.
+pub fn decode_seq(cursor: Option<&str>) -> Result<Option<i64>, ServiceError> {
+    match cursor {
+        None | Some("") => Ok(None),
+        Some(c) if digits(c, 18) => c.parse().map(Some).map_err(|_| bad()),
+        Some(_) => Err(bad()),
     }
-    cursor.parse().map_err(|_| bad())
 }
 
 /// The refusal of a cursor no list gave out.
@@ -91,10 +94,15 @@ mod tests {
                 assert!(decode(&format!("{micros}_{id}")).is_ok(), "{micros}_{id}");
             }
         }
-        assert_eq!(decode_seq("0").unwrap(), 0);
-        assert_eq!(decode_seq("999999999999999999").unwrap(), 999_999_999_999_999_999);
-        for bad in ["", "-1", "+1", " 1", "1.0", "1e3", "9999999999999999999"] {
-            assert!(decode_seq(bad).is_err(), "{bad}");
+        assert_eq!(decode_seq(Some("0")).unwrap(), Some(0));
+        assert_eq!(
+            decode_seq(Some("999999999999999999")).unwrap(),
+            Some(999_999_999_999_999_999)
+        );
+        assert_eq!(decode_seq(Some("")).unwrap(), None);
+        assert_eq!(decode_seq(None).unwrap(), None);
+        for bad in ["-1", "+1", " 1", "1.0", "1e3", "9999999999999999999"] {
+            assert!(decode_seq(Some(bad)).is_err(), "{bad}");
         }
         // Nothing outside the form, even what a lenient parser would take.
         for bad in [

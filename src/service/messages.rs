@@ -234,7 +234,7 @@ pub async fn list(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<MessagePage> {
-    let after = cursor.map(super::cursor::decode_seq).transpose()?.unwrap_or(0);
+    let after = super::cursor::decode_seq(cursor)?.unwrap_or(0);
     let mut conn = svc.conn().await?;
     let (_, players) = store::games::get_with_players(&mut conn, game_id)
         .await?

@@ -260,7 +260,7 @@ pub async fn deliveries(
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<(Vec<DeliveryView>, Option<String>)> {
-    let before = cursor.map(super::cursor::decode_seq).transpose()?;
+    let before = super::cursor::decode_seq(cursor)?;
     let mut conn = svc.conn().await?;
     store::webhooks::get(&mut conn, user, id)
         .await?
