@@ -257,9 +257,8 @@ pub fn document() -> serde_json::Value {
 /// components sorted by name).
 pub fn openapi_yaml() -> anyhow::Result<String> {
     let mut doc = yaml_serde::to_value(openapi())?;
-    if let Some(yaml_serde::Value::Mapping(schemas)) = doc
-        .get_mut("components")
-        .and_then(|c| c.get_mut("schemas"))
+    if let Some(yaml_serde::Value::Mapping(schemas)) =
+        doc.get_mut("components").and_then(|c| c.get_mut("schemas"))
     {
         let mut sorted: BTreeMap<String, yaml_serde::Value> = BTreeMap::new();
         for (name, schema) in std::mem::take(schemas) {
@@ -278,5 +277,6 @@ pub fn openapi_yaml() -> anyhow::Result<String> {
 
 /// Swagger UI at `/docs/`, reading the document at `/openapi.json`.
 pub fn swagger_ui(api: utoipa::openapi::OpenApi) -> SwaggerUi {
-    SwaggerUi::new("/docs/{_:.*}").external_url_unchecked("/openapi.json", with_rulesets(finish(api)))
+    SwaggerUi::new("/docs/{_:.*}")
+        .external_url_unchecked("/openapi.json", with_rulesets(finish(api)))
 }

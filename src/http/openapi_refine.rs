@@ -7,7 +7,9 @@
 use serde_json::json;
 use utoipa::openapi::extensions::Extensions;
 use utoipa::openapi::path::{Operation, Parameter};
-use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type};
+use utoipa::openapi::schema::{
+    KnownFormat, Object, ObjectBuilder, OneOfBuilder, SchemaFormat, SchemaType, Type,
+};
 use utoipa::openapi::{OpenApi, RefOr, Schema};
 
 use crate::service::cursor;
@@ -20,7 +22,8 @@ pub const ACCOUNT_EVENT_ID_PATTERN: &str = "^[0-9]{1,16}(\\.[!-~]*)?$";
 /// An address with a dotted domain (`service::users::valid_email`).
 pub const EMAIL_PATTERN: &str = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$";
 /// The statuses `GET /v1/me/games?status=` may name, comma-separated.
-pub const STATUS_LIST_PATTERN: &str = "^(open|active|finished|abandoned)(,(open|active|finished|abandoned))*$";
+pub const STATUS_LIST_PATTERN: &str =
+    "^(open|active|finished|abandoned)(,(open|active|finished|abandoned))*$";
 
 /// Applies every refinement to the document.
 pub fn refine(api: &mut OpenApi, ruleset_ids: &[&str]) {
@@ -145,13 +148,33 @@ fn event(name: &str, schema: Option<&str>, description: &str) -> RefOr<Schema> {
 fn refine_streams(op: &mut Operation) {
     let events = match op.operation_id.as_deref() {
         Some("streamGameEvents") => vec![
-            event("entry", Some("EventView"), "One log entry (`id`: its `seq`)"),
-            event("end", None, "The game is over and its last entry sent; the stream closes"),
+            event(
+                "entry",
+                Some("EventView"),
+                "One log entry (`id`: its `seq`)",
+            ),
+            event(
+                "end",
+                None,
+                "The game is over and its last entry sent; the stream closes",
+            ),
         ],
         Some("streamMyEvents") => vec![
-            event("your-turn", Some("TurnNotice"), "A game waits on the account"),
-            event("game-over", Some("GameOverNotice"), "A game of the account ended"),
-            event("invitation", Some("InvitationNotice"), "An invitation to the account"),
+            event(
+                "your-turn",
+                Some("TurnNotice"),
+                "A game waits on the account",
+            ),
+            event(
+                "game-over",
+                Some("GameOverNotice"),
+                "A game of the account ended",
+            ),
+            event(
+                "invitation",
+                Some("InvitationNotice"),
+                "An invitation to the account",
+            ),
         ],
         _ => return,
     };

@@ -73,7 +73,9 @@ pub(super) async fn streams(
     let mut rec = Recorder::default();
     let seats = players(api, &mut rec, "streams", args.seats).await?;
     verify_players(target).await?;
-    let game = api.new_game(&mut rec, &args.ruleset, options, &seats).await?;
+    let game = api
+        .new_game(&mut rec, &args.ruleset, options, &seats)
+        .await?;
     // A client of its own: the load generator's other client ends a request after a minute.
     let http = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))

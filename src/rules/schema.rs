@@ -255,7 +255,10 @@ mod tests {
         });
         for_generators(&mut schema);
         assert_eq!(schema["items"], json!({"type": "integer"}));
-        assert_eq!(schema["properties"]["x"], json!({"enum": ["a"], "type": "string"}));
+        assert_eq!(
+            schema["properties"]["x"],
+            json!({"enum": ["a"], "type": "string"})
+        );
     }
 
     #[test]
@@ -268,7 +271,12 @@ mod tests {
         let components = components("bag-of-fate", &schemas);
         assert_eq!(
             components.keys().collect::<Vec<_>>(),
-            ["BagOfFateAction", "BagOfFateCard", "BagOfFateOptions", "BagOfFateView"]
+            [
+                "BagOfFateAction",
+                "BagOfFateCard",
+                "BagOfFateOptions",
+                "BagOfFateView"
+            ]
         );
         assert_eq!(
             components["BagOfFateAction"]["oneOf"][0]["$ref"],

@@ -90,7 +90,10 @@ mod tests {
         assert_eq!(decode(&encode(at, id)).unwrap(), (at, id));
         // Every value of the documented form decodes, the widest included.
         for micros in ["9999999999999999", "-9999999999999999", "0"] {
-            for id in ["0123456789abcdef0123456789ABCDEF", "ffffffffffffffffffffffffffffffff"] {
+            for id in [
+                "0123456789abcdef0123456789ABCDEF",
+                "ffffffffffffffffffffffffffffffff",
+            ] {
                 assert!(decode(&format!("{micros}_{id}")).is_ok(), "{micros}_{id}");
             }
         }

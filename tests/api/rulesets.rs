@@ -24,14 +24,26 @@ async fn a_ruleset_serves_the_schemas_of_its_content() {
     }
     // The schemas say what the game sends: a move and the cards by their keys.
     let action = schemas["action"].to_string();
-    assert!(action.contains("\"move\"") && action.contains("\"fireball\""), "{action}");
+    assert!(
+        action.contains("\"move\"") && action.contains("\"fireball\""),
+        "{action}"
+    );
     // The same schemas are the OpenAPI document's components.
     let doc = turnpost::http::document();
     let components = &doc["components"]["schemas"];
-    for name in ["WizWarOptions", "WizWarAction", "WizWarView", "WizWarCardId", "WizWarActionMove"] {
+    for name in [
+        "WizWarOptions",
+        "WizWarAction",
+        "WizWarView",
+        "WizWarCardId",
+        "WizWarActionMove",
+    ] {
         assert!(components[name].is_object(), "no component {name}");
     }
-    assert_eq!(components["WizWarCardId"], schemas["action"]["$defs"]["CardId"]);
+    assert_eq!(
+        components["WizWarCardId"],
+        schemas["action"]["$defs"]["CardId"]
+    );
 
     // A live game's view and legal actions validate against the served schemas.
     let game = app

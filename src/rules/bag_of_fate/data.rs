@@ -24,7 +24,19 @@ pub const LEVEL_UP_TOKENS: usize = 3;
 pub const CARD_MIX: [(u8, usize); 3] = [(1, 6), (2, 4), (3, 2)];
 
 /// The five elements, in the order the engine lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Element {
     Potions,
@@ -102,7 +114,19 @@ impl Element {
 
 /// An element card. Cards of the same element and icon count are interchangeable, so a card
 /// is its kind: the deck, hands and piles are multisets of these.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct Card {
     pub element: Element,
     /// How many times the element appears on the card (1 to 3).
@@ -116,7 +140,19 @@ impl Card {
 }
 
 /// A token in (or drawn from) the Bag of Fate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Token {
     /// An element token: shows its element once.
@@ -128,7 +164,19 @@ pub enum Token {
 }
 
 /// The seven characters, in tile order: the order is the number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Character {
     Queen,

@@ -10,7 +10,9 @@ use super::data::{
 use crate::rules::Seat;
 
 /// A face-up card or a kept element token: what the Trader swaps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Item {
     Card(Card),

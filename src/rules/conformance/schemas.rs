@@ -37,7 +37,10 @@ pub(super) fn validators<R: Ruleset>() -> Rc<Validators> {
                 let schemas = schemas_of::<R>();
                 let compile = |what: &str, schema: &Value| {
                     jsonschema::draft202012::new(schema).unwrap_or_else(|e| {
-                        panic!("{}: the published {what} schema is not valid JSON Schema: {e}", R::ID)
+                        panic!(
+                            "{}: the published {what} schema is not valid JSON Schema: {e}",
+                            R::ID
+                        )
                     })
                 };
                 Rc::new(Validators {
@@ -65,7 +68,11 @@ fn holds(validator: &Validator, what: &str, value: &Value) {
 
 /// An option set, as JSON.
 pub(super) fn check_options<R: Ruleset>(options: &Value) {
-    holds(&validators::<R>().options, &format!("{}: the options", R::ID), options);
+    holds(
+        &validators::<R>().options,
+        &format!("{}: the options", R::ID),
+        options,
+    );
 }
 
 /// The views of `state` for every viewer of a table of `seats` (and for everyone once the game

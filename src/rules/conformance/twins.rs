@@ -80,7 +80,10 @@ fn same_default<R: Secrets>(
     if !acting(state) || !acting(twin) {
         return;
     }
-    match (R::default_action(state, seat), R::default_action(twin, seat)) {
+    match (
+        R::default_action(state, seat),
+        R::default_action(twin, seat),
+    ) {
         (None, None) => {}
         (Some(default), Some(twin_default)) => after_action::<R>(
             (state, &default),

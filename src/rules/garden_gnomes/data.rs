@@ -9,7 +9,19 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 /// A clan colour. The order is the order of the clan cards and of the home territories.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
     Red,

@@ -43,7 +43,9 @@ pub struct GardenGnomes;
 const CONFORMANCE_ROUND_LIMIT: u32 = 20;
 
 /// How the winner is decided.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Scoring {
     /// "The first player(s) to complete their Objectives are the winner(s)."
@@ -54,7 +56,9 @@ pub enum Scoring {
 }
 
 /// Reinforcements: "each player *may* put Gnomes from his/her reserve onto the board".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Reinforcements {
     /// Every clan puts its full reinforcements (at most its reserve) onto its home.

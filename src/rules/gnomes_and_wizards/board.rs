@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 pub type TileId = u8;
 
 /// The half of the board a position belongs to (even player counts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     A,
@@ -52,7 +54,9 @@ pub struct Geometry {
 
 /// The board's shape: the rulebook's, two predefined others, or the players' own ('Shape It
 /// Up').
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
     /// The rulebook's shape for the seat count.

@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 /// A face of an action die (black and pink dice have the same faces).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Face {
     /// Adds one to the unit's movement or attack, chosen when used.
@@ -83,7 +85,9 @@ pub fn unit_stats(slot: u8) -> Stats {
 }
 
 /// The four tribes, in the rulebook's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Tribe {
     Turquefoss,
@@ -367,7 +371,9 @@ pub static TRIBES: [TribeData; 4] = [
 ];
 
 /// Which ability deck a card belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Deck {
     /// Attached to a unit, charged with crystals, cast again and again.

@@ -44,7 +44,9 @@ use crate::rules::{
 pub struct GnomesAndWizards;
 
 /// A variant of the rulebook's 'Game Variants' section.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     TeamPlay,

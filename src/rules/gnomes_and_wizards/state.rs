@@ -9,7 +9,9 @@ use crate::rules::Seat;
 
 /// A unit: `owner` is the index into [`State::players`] (a seat, or the solo automaton at 1);
 /// `slot` 0 is the Leader, 1–6 the Clans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct UnitRef {
     pub owner: usize,
     pub slot: u8,
@@ -147,7 +149,9 @@ impl Unit {
 }
 
 /// A tile of a tribe: the Clan it calls and the half it belongs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct TileCard {
     pub tribe: Tribe,
     pub clan: u8,
@@ -269,7 +273,9 @@ pub enum Phase {
 }
 
 /// An ability cast: where it comes from and what it targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The innate ability of your Clan in this slot.
@@ -280,7 +286,9 @@ pub enum Source {
     Secret(CardId),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
     Unit(UnitRef),
@@ -292,7 +300,9 @@ pub enum Target {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Cast {
     pub source: Source,
     pub target: Target,

@@ -179,7 +179,10 @@ pub fn next(state: &State) -> Next<Action> {
         }
         Phase::FirstPlayer { .. } => Next::Chance(two_dice()),
         Phase::End if state.discarding_at_random => {
-            let hand = state.players.get(state.current).map_or(&[][..], |p| &p.hand);
+            let hand = state
+                .players
+                .get(state.current)
+                .map_or(&[][..], |p| &p.hand);
             Next::Chance(deck_chance(hand, Action::RandomDiscard))
         }
         _ if state.draws > 0 => Next::Chance(deck_chance(&state.deck, Action::DrawCard)),

@@ -13,7 +13,18 @@ use crate::rules::{Outcome, Seat};
 /// A space of the board, `[x, y]`, both `0..8`; `[0,0]` is a1, the bottom left corner as
 /// players see the board.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 pub struct Pos(pub u8, pub u8);
 
@@ -183,7 +194,9 @@ pub struct Peek {
 }
 
 /// One of a player's units: a figure, or the garrison in a space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     Figure(u16),

@@ -17,7 +17,19 @@ pub const DOOR_CRACKS: u8 = 3;
 const SECTORS_TXT: &str = include_str!("data/sectors.txt");
 
 /// A square, `[x, y]` in JSON; x grows east, y grows south.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 pub struct Pos(pub i8, pub i8);
 
 /// A square in words, as descriptions and mail name it: column a, b, … from x (west to east)
@@ -38,7 +50,19 @@ impl Pos {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Dir {
     North,

@@ -168,7 +168,9 @@ pub enum Duration {
     Permanent,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum School {
     Cantrip,
@@ -193,9 +195,9 @@ impl School {
 
     /// Whether every card of the school has its effect implemented.
     pub fn complete(self) -> bool {
-        self.deck().iter().all(|(key, _)| {
-            CardId::by_key(key).is_some_and(|c| c.effect() != Effect::Later)
-        })
+        self.deck()
+            .iter()
+            .all(|(key, _)| CardId::by_key(key).is_some_and(|c| c.effect() != Effect::Later))
     }
 
     /// The school's cards: (card key, copies).

@@ -4,9 +4,7 @@
 use super::actions::Target;
 use super::board::{Created, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, Kind, Trait, form_of};
-use super::flow::{
-    arrive, drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos,
-};
+use super::flow::{arrive, drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos};
 use super::sight::dot;
 use super::state::{MAX_LIFE, Need, Object, Pending, Spell, State, put, take};
 use crate::rules::Seat;

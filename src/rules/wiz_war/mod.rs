@@ -65,7 +65,9 @@ pub struct Options {
 
 /// The side of the sector boards (l.36): `"a"` (new) or `"b"` (classic). Each side has its
 /// own four designs in `data/sectors.txt` (sectors 0–3 and 4–7, in colour order).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardSide {
     #[default]

@@ -447,9 +447,7 @@ impl State {
             return match c.card.effect() {
                 Effect::WallOfFire => true,
                 // A created door passes its caster, whose colour it is (Create Door).
-                Effect::CreateDoor => {
-                    mist || slime || key || self.caster_of(c.spell) == Some(seat)
-                }
+                Effect::CreateDoor => mist || slime || key || self.caster_of(c.spell) == Some(seat),
                 _ => mist,
             };
         }

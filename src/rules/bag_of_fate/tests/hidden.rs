@@ -437,16 +437,16 @@ fn a_deadline_plays_a_card_drawn_at_random_and_tells_the_others_nothing_of_the_h
             let Action::RandomPlay(c) = action else {
                 panic!("{action:?} is not a card drawn from the hand");
             };
-            assert_eq!(
-                *weight as usize,
-                held.iter().filter(|h| *h == c).count()
-            );
+            assert_eq!(*weight as usize, held.iter().filter(|h| *h == c).count());
         }
         assert_eq!(Game::legal_actions(&state, 0), vec![]);
         seen.push((entries, waiting_for_chance(&state)));
         // The card drawn is played face up, as a chosen card is, for everyone to see.
         let drawn = Action::RandomPlay(card(Crystals, 2));
-        assert_eq!(Game::visibility(&state, Actor::Chance, &drawn), Visibility::Public);
+        assert_eq!(
+            Game::visibility(&state, Actor::Chance, &drawn),
+            Visibility::Public
+        );
         assert_eq!(
             Game::describe(&state, Actor::Chance, &drawn, Viewer::Spectator),
             "Seat 0 played a Crystals card (2 icons), drawn at random from their hand"
@@ -472,8 +472,14 @@ fn waiting_for_chance(state: &State) -> bool {
 fn a_new_game_refuses_the_unlisted_play_card_by_index() {
     use crate::rules::registry::{Erased, Game as _};
     let erased = Erased::<BagOfFate>::default();
-    assert_eq!(erased.normalise_options(&json!({})).unwrap(), json!({"edition": 1}));
-    assert_eq!(erased.normalise_options(&Value::Null).unwrap(), json!({"edition": 1}));
+    assert_eq!(
+        erased.normalise_options(&json!({})).unwrap(),
+        json!({"edition": 1})
+    );
+    assert_eq!(
+        erased.normalise_options(&Value::Null).unwrap(),
+        json!({"edition": 1})
+    );
     let old: Options = serde_json::from_value(json!({})).unwrap();
     assert_eq!(old.edition, 0);
     let options = Game::for_new_game(Options::default());

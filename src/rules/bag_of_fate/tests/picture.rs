@@ -185,10 +185,7 @@ fn actions_target_the_tile_the_card_the_seat_or_the_set_they_are_about() {
         assert_eq!(t.as_deref(), Some(format!("hand-{i}").as_str()));
     }
     // Playing at random is about no one card.
-    assert_eq!(
-        (&actions[4], &targets[4]),
-        (&Action::PlayAtRandom, &None)
-    );
+    assert_eq!((&actions[4], &targets[4]), (&Action::PlayAtRandom, &None));
     let ids = target_ids(&picture(&state, Viewer::Seat(0)));
     assert!(targets.iter().flatten().all(|t| ids.contains(t)));
     // Other kinds, by hand.

@@ -10,9 +10,9 @@ mod erased;
 mod examples;
 mod fidelity;
 mod mutation;
-mod thaumaturgy;
 mod picture;
 mod present;
+mod thaumaturgy;
 mod turn;
 mod windows;
 

@@ -7,7 +7,6 @@ use crate::rules::wiz_war::board::EdgeKind;
 use crate::rules::wiz_war::cards::{Effect, FORMS, School};
 use crate::rules::wiz_war::flow;
 
-
 fn form_name(state: &State, seat: Seat) -> Option<&'static str> {
     state.form(seat).map(|f| f.name)
 }
@@ -29,7 +28,6 @@ fn die_is_rolled(state: &State) {
         other => panic!("expected the die, got {other:?}"),
     }
 }
-
 
 // Disease: "Attack, curse, temporary. The target sickens: when time passes on its turn it takes
 // 1 damage and has 1 movement point fewer that turn. Lasts turns equal to its energy."

@@ -7,7 +7,6 @@ use crate::rules::wiz_war::board::EdgeKind;
 use crate::rules::wiz_war::cards::{Effect, School};
 use crate::rules::wiz_war::flow;
 
-
 fn legal(state: &State, seat: Seat, action: &Action) -> bool {
     Game::legal_actions(state, seat).contains(action)
 }
@@ -33,7 +32,11 @@ fn anti_anti_cancels_a_counter_spell_and_the_attack_goes_on() {
         "not an answer to a spell that is no counter"
     );
     decide(&mut state, 1, Action::Counter(card("full_shield")));
-    assert_eq!(waiting_for(&state), [0], "the caster may answer the Full Shield");
+    assert_eq!(
+        waiting_for(&state),
+        [0],
+        "the caster may answer the Full Shield"
+    );
     decide(&mut state, 0, Action::Counter(card("anti_anti")));
     assert!(state.stack.is_empty());
     assert_eq!(life(&state, 1), 13, "the Fire Darts went on: 2 damage");
@@ -114,7 +117,11 @@ fn slow_death_hurts_while_its_caster_sees_the_target_and_ends_out_of_sight() {
     flow::end_turn(&mut state);
     assert_eq!(life(&state, 1), 15, "not on the target's turn");
     flow::end_turn(&mut state);
-    assert_eq!(life(&state, 1), 13, "2 damage when time passes on the caster's turn");
+    assert_eq!(
+        life(&state, 1),
+        13,
+        "2 damage when time passes on the caster's turn"
+    );
     assert_eq!(state.spells[0].tokens, 3);
     // A wall between them: the spell ends at once (after the next action).
     wall(&mut state, Pos(1, 2), Dir::East);
@@ -173,7 +180,10 @@ fn an_invisible_wizard_cannot_be_targeted_by_spells_that_need_sight() {
             "{spell} needs sight"
         );
     }
-    assert!(legal(&state, 0, &Action::Throw(card("large_rock"))), "not a spell");
+    assert!(
+        legal(&state, 0, &Action::Throw(card("large_rock"))),
+        "not a spell"
+    );
     assert!(legal(&state, 0, &Action::Punch(1)), "not a spell");
     // The square is still public: every viewer sees where the wizard stands.
     let view = Game::view(&state, Viewer::Seat(0));
@@ -204,7 +214,11 @@ fn gravity_pulls_a_wizard_toward_the_caster() {
     decide(&mut strong, 0, Action::Cast(card("gravity")));
     decide(&mut strong, 0, target_wizard(1));
     decide(&mut strong, 0, Action::Boost(card("energy_6")));
-    assert_eq!(strong.pos(1), Some(Pos(0, 2)), "the caster's square stops it");
+    assert_eq!(
+        strong.pos(1),
+        Some(Pos(0, 2)),
+        "the caster's square stops it"
+    );
 }
 
 // Pass Through Wall: "Step through a stone wall on a side of your square (a created stone wall
@@ -254,14 +268,20 @@ fn a_sealed_door_passes_nobody_while_the_spell_lasts() {
         0,
         Action::Target(Target::Side(Pos(1, 2), Dir::East)),
     );
-    assert!(state.sealed(Pos(2, 2), Dir::West), "the same line from the other side");
+    assert!(
+        state.sealed(Pos(2, 2), Dir::West),
+        "the same line from the other side"
+    );
     turn_of(&mut state, 1);
     assert!(
         !legal(&state, 1, &Action::Move(Dir::East)),
         "not even its own colour"
     );
     state.wizards[1].items = vec![card("master_key")];
-    assert!(!legal(&state, 1, &Action::Move(Dir::East)), "nor a Master Key");
+    assert!(
+        !legal(&state, 1, &Action::Move(Dir::East)),
+        "nor a Master Key"
+    );
     let id = state.spells[0].id;
     flow::end_spell(&mut state, id);
     assert!(legal(&state, 1, &Action::Move(Dir::East)), "unsealed");
@@ -297,7 +317,10 @@ fn a_dagger_strikes_a_wizard_next_to_its_wielder() {
     decide(&mut state, 0, target_wizard(1));
     assert_eq!(life(&state, 1), 13);
     assert_eq!(state.wizards[0].items, [card("dagger")], "kept");
-    assert!(!legal(&state, 0, &Action::Wield(card("dagger"))), "one attack");
+    assert!(
+        !legal(&state, 0, &Action::Wield(card("dagger"))),
+        "one attack"
+    );
 }
 
 // Wizardblade: "Item, weapon. Attack a wizard in or next to your square: 4 damage." l.329;
@@ -380,7 +403,10 @@ fn a_sealed_door_and_an_invisible_wizard_show_everywhere() {
     let table = Game::present(&state, Viewer::Seat(1), &names);
     let text: Vec<&String> = table.sections.iter().flat_map(|s| &s.lines).collect();
     assert!(text.iter().any(|l| l.contains("invisible")), "{text:#?}");
-    assert!(text.iter().any(|l| l.starts_with("Sealed blue door")), "{text:#?}");
+    assert!(
+        text.iter().any(|l| l.starts_with("Sealed blue door")),
+        "{text:#?}"
+    );
     let svg = Game::picture(&state, Viewer::Seat(1), &names).unwrap();
     assert!(svg.contains("data-sealed=\"true\"") && svg.contains("data-invisible=\"true\""));
 }
