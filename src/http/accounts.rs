@@ -1,5 +1,6 @@
 //! `/v1/auth`: register, log in and log out.
 
+use super::body::Body;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -59,7 +60,7 @@ pub struct TokenResponse {
 pub async fn register(
     req: HttpRequest,
     svc: web::Data<Services>,
-    body: web::Json<RegisterRequest>,
+    body: Body<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let client = client_of(&req, &svc);
     let r = users::register(
@@ -93,7 +94,7 @@ pub async fn register(
 pub async fn login(
     req: HttpRequest,
     svc: web::Data<Services>,
-    body: web::Json<LoginRequest>,
+    body: Body<LoginRequest>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let client = client_of(&req, &svc);
     let (token, expires_at) = users::login(&svc, client, &body.email, &body.password).await?;
@@ -144,7 +145,7 @@ pub async fn change_password(
     req: HttpRequest,
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<ChangePassword>,
+    body: Body<ChangePassword>,
 ) -> Result<web::Json<TokenResponse>, ApiError> {
     let client = client_of(&req, &svc);
     let (token, expires_at) = users::change_password(

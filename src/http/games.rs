@@ -1,5 +1,6 @@
 //! `/v1/games`: create, join, read, act, and read the log.
 
+use super::body::Body;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::Deserialize;
@@ -109,7 +110,7 @@ impl<T: serde::de::DeserializeOwned + 'static> actix_web::FromRequest for Option
         if empty {
             return Box::pin(std::future::ready(Ok(OptionalJson(None))));
         }
-        let json = web::Json::<T>::from_request(req, payload);
+        let json = super::body::Body::<T>::from_request(req, payload);
         Box::pin(async move { Ok(OptionalJson(Some(json.await?.into_inner()))) })
     }
 }
@@ -183,7 +184,7 @@ fn conditional(
 pub async fn create(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<CreateGame>,
+    body: Body<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let table = games::NewTable {
         options: body.options.clone(),
@@ -329,7 +330,7 @@ pub async fn actions(
     user: AuthUser,
     req: HttpRequest,
     id: web::Path<Uuid>,
-    body: web::Json<SubmitActions>,
+    body: Body<SubmitActions>,
 ) -> Result<web::Json<SubmitResult>, ApiError> {
     let idempotency = idempotency_key(&req, &body.0)?;
     svc.limits.submission(match user.token {

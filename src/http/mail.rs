@@ -1,6 +1,7 @@
 //! Mail-related routes: address verification, preferences, one-click unsubscribe (RFC 8058),
 //! invitations by email.
 
+use super::body::Body;
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -111,7 +112,7 @@ pub async fn preferences(
 pub async fn set_preferences(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<SetPreferences>,
+    body: Body<SetPreferences>,
 ) -> Result<web::Json<PreferencesView>, ApiError> {
     Ok(web::Json(
         users::set_preferences(&svc, user.id, body.mail.as_deref(), body.pictures).await?,
@@ -193,7 +194,7 @@ pub async fn invite(
     svc: web::Data<Services>,
     user: AuthUser,
     id: web::Path<Uuid>,
-    body: web::Json<Invite>,
+    body: Body<Invite>,
 ) -> Result<HttpResponse, ApiError> {
     let inv = invitations::invite(&svc, user.id, id.into_inner(), &body.email, body.seat).await?;
     Ok(HttpResponse::Created().json(inv))
@@ -252,7 +253,7 @@ pub struct AcceptInvitation {
 pub async fn accept_invitation(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<AcceptInvitation>,
+    body: Body<AcceptInvitation>,
 ) -> Result<web::Json<GameView>, ApiError> {
     Ok(web::Json(
         invitations::accept(&svc, user.id, &body.token).await?,

@@ -1,5 +1,6 @@
 //! `/v1/games/{id}/messages`: table talk, to the whole table or privately to one seat.
 
+use super::body::Body;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -50,7 +51,7 @@ pub async fn post(
     user: AuthUser,
     req: HttpRequest,
     id: web::Path<Uuid>,
-    body: web::Json<PostMessage>,
+    body: Body<PostMessage>,
 ) -> Result<HttpResponse, ApiError> {
     let idempotency = idempotency_key(&req, &body.0)?;
     let message = messages::post(

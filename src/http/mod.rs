@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod body;
 pub mod client;
 pub mod cors;
 pub mod deadline;

@@ -1,5 +1,6 @@
 //! Seats beyond playing: come back, resign, vote to abort, take over a seat; vacations.
 
+use super::body::Body;
 use actix_web::{HttpResponse, delete, get, post, put, web};
 use uuid::Uuid;
 
@@ -138,7 +139,7 @@ pub async fn vacation(
 pub async fn set_vacation(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<Vacation>,
+    body: Body<Vacation>,
 ) -> Result<web::Json<VacationView>, ApiError> {
     Ok(web::Json(
         seats::set_vacation(&svc, user.id, Some(body.into_inner())).await?,

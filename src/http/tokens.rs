@@ -1,5 +1,6 @@
 //! `/v1/me/tokens`: personal API tokens for bots and tools (`service::api_tokens`).
 
+use super::body::Body;
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -48,7 +49,7 @@ pub struct ApiTokenList {
 pub async fn create(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<CreateApiToken>,
+    body: Body<CreateApiToken>,
 ) -> Result<HttpResponse, ApiError> {
     let made = api_tokens::create(&svc, user.id, user.scopes, &body.name, &body.scopes).await?;
     Ok(HttpResponse::Created().json(made))

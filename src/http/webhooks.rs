@@ -1,6 +1,7 @@
 //! `/v1/me/webhooks`: URLs that receive the account's `your-turn` and `game-over` events
 //! (`service::webhooks`).
 
+use super::body::Body;
 use actix_web::{HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -59,7 +60,7 @@ pub struct DeliveryList {
 pub async fn create(
     svc: web::Data<Services>,
     user: AuthUser,
-    body: web::Json<CreateWebhook>,
+    body: Body<CreateWebhook>,
 ) -> Result<HttpResponse, ApiError> {
     let made = webhooks::create(&svc, user.id, user.token, &body.url, &body.events).await?;
     Ok(HttpResponse::Created().json(made))

@@ -26,7 +26,7 @@ use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::Waiting;
 use crate::store::clocks::{self as store_clocks, Deadline};
-use crate::store::models::{Game, GameStatus, SeatPlayer, User};
+use crate::store::models::{EventKind, Game, GameStatus, SeatPlayer, User};
 use crate::store::{self, Conn};
 
 /// The shortest and longest time per decision.
@@ -395,7 +395,7 @@ async fn time_out(
         }
         let name = name_of(players, seat);
         play.log(
-            "timed_out",
+            EventKind::TimedOut,
             json!({"seat": seat, "deadline": d.due_at}),
             format!("{name} ran out of time to decide; the default action is played for them"),
         );
@@ -410,7 +410,10 @@ async fn time_out(
         let Some(action) = chosen else {
             continue;
         };
-        if play.play_as(seat_index, 0, &action, "timeout").is_err() {
+        if play
+            .play_as(seat_index, 0, &action, EventKind::Timeout)
+            .is_err()
+        {
             // A default action the ruleset no longer accepts: the bot decides instead.
             let action = crate::bots::choose(
                 play.state.as_ref(),
@@ -418,7 +421,7 @@ async fn time_out(
                 super::chance::bot_seed(&play.seed, play.next_seq),
             )
             .ok_or_else(|| ServiceError::Unexpected(anyhow::anyhow!("no action for {seat}")))?;
-            play.play_as(seat_index, 0, &action, "timeout")?;
+            play.play_as(seat_index, 0, &action, EventKind::Timeout)?;
         }
         if let Some(sc) = seats.iter_mut().find(|s| s.seat == seat) {
             sc.timeouts += 1;
@@ -428,7 +431,7 @@ async fn time_out(
                     robots.push(seat);
                 }
                 play.log(
-                    "absent",
+                    EventKind::Absent,
                     json!({"seat": seat}),
                     format!(
                         "{name} let {} decisions in a row time out and is now absent: the bot \

@@ -17,7 +17,7 @@ use crate::notify::{Compose, Notice};
 use crate::rules::{Game as Ruleset, Viewer};
 use crate::store::clocks::Deadline;
 pub use crate::store::models::GameStatus;
-use crate::store::models::{Event, Game, GameUpdate, NewGame, Seat, SeatPlayer};
+use crate::store::models::{Event, EventKind, Game, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
@@ -221,7 +221,7 @@ pub async fn create(
                 &game,
                 1,
                 now,
-                "created",
+                EventKind::Created,
                 json!({"ruleset": rules.id(), "seats": seat_count, "options": options, "seed_sha256": seed_sha256}),
                 format!("Game of {} for {seat_count} created", rules.name()),
             );
@@ -269,7 +269,7 @@ async fn take_seat(
         game,
         seq,
         now,
-        "joined",
+        EventKind::Joined,
         json!({"seat": seat, "user_id": user, "display_name": name}),
         format!("{name} took seat {seat}"),
     );
@@ -317,7 +317,7 @@ async fn start(
         game,
         game.version + 1,
         now,
-        "started",
+        EventKind::Started,
         json!({"seed_sha256": game.seed_sha256}),
         format!(
             "The game started; the seed's SHA-256 is {}",

@@ -17,7 +17,7 @@ use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
 use crate::rules::Outcome;
 use crate::store::clocks::{self as store_clocks, SeatClock};
-use crate::store::models::{Game, GameStatus, GameUpdate, SeatPlayer, User};
+use crate::store::models::{EventKind, Game, GameStatus, GameUpdate, SeatPlayer, User};
 use crate::store::{self, Conn};
 
 /// Vacation days a player may take per calendar year.
@@ -100,7 +100,7 @@ pub async fn back(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView>
         }
         let mut play = lifecycle_play(svc, game)?;
         play.log(
-            "back",
+            EventKind::Back,
             json!({"seat": seat}),
             format!(
                 "{} is back and plays their own seat again",
@@ -138,7 +138,7 @@ pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameVie
             let other = 1 - seat;
             let winner = name_of(players, other);
             play.log(
-                "resigned",
+                EventKind::Resigned,
                 json!({"seat": seat}),
                 format!("{name} resigned: {winner} wins"),
             );
@@ -149,7 +149,7 @@ pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameVie
             });
         } else {
             play.log(
-                "resigned",
+                EventKind::Resigned,
                 json!({"seat": seat}),
                 format!("{name} resigned: the bot plays their seat to the end of the game"),
             );
@@ -194,7 +194,7 @@ pub async fn abort(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView
             game,
             game.version + 1,
             now,
-            "abort_vote",
+            EventKind::AbortVote,
             json!({"seat": seat}),
             format!(
                 "{name} votes to abort the game ({} of {} votes)",
@@ -207,7 +207,7 @@ pub async fn abort(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView
                 game,
                 game.version + 2,
                 now,
-                "aborted",
+                EventKind::Aborted,
                 json!({"seed": hex::encode(&game.seed)}),
                 "Every player voted to abort: the game is abandoned".into(),
             ));
@@ -308,7 +308,7 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
             .ok_or(ServiceError::NotFound("game"))?;
         let mut play = lifecycle_play(svc, &game)?;
         play.log(
-            "taken_over",
+            EventKind::TakenOver,
             json!({"seat": seat, "user_id": user}),
             format!(
                 "{} took over seat {seat} from {before}",

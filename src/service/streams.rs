@@ -58,7 +58,8 @@ pub struct GameOverNotice {
     pub game: Uuid,
     pub ruleset: String,
     pub version: i64,
-    /// `finished` | `abandoned`
+    /// `finished` or `abandoned`.
+    #[schema(value_type = crate::store::models::GameStatus)]
     pub status: String,
     /// The outcome, as `GameView.outcome` has it.
     #[schema(value_type = Option<Object>)]

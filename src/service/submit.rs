@@ -19,7 +19,7 @@ use super::{Result, ServiceError, Services, chance};
 use crate::notify::{Compose, Notice};
 use crate::rules::{Actor, Applied, GameState, Outcome, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
-use crate::store::models::{Event, Game, GameStatus, GameUpdate, SeatPlayer, User};
+use crate::store::models::{Event, EventKind, Game, GameStatus, GameUpdate, SeatPlayer, User};
 use crate::store::{self, Conn};
 
 /// Chance steps in a row beyond which a ruleset is considered broken (no game needs this many
@@ -30,7 +30,7 @@ pub fn lifecycle_event(
     game: &Game,
     seq: i64,
     at: DateTime<Utc>,
-    kind: &str,
+    kind: EventKind,
     action: Value,
     description: String,
 ) -> Event {
@@ -39,7 +39,7 @@ pub fn lifecycle_event(
         seq,
         actor: "system".into(),
         seat: None,
-        kind: kind.into(),
+        kind: kind.as_str().into(),
         action,
         visible_to: None,
         redacted: None,
@@ -90,15 +90,15 @@ impl Play {
     }
 
     fn record(&mut self, applied: Applied) {
-        self.record_as(applied, "action");
+        self.record_as(applied, EventKind::Action);
     }
 
     /// Logs an applied action; a seat's action is of `kind`: `action` (its player's own),
     /// `timeout` (played when its deadline passed) or `bot` (played by the built-in bot).
-    fn record_as(&mut self, applied: Applied, kind: &str) {
+    fn record_as(&mut self, applied: Applied, kind: EventKind) {
         let (actor, seat, kind) = match applied.actor {
             Actor::Seat(s) => ("seat", Some(seat_i32(s)), kind),
-            Actor::Chance => ("chance", None, "chance"),
+            Actor::Chance => ("chance", None, EventKind::Chance),
         };
         let (visible_to, redacted, redacted_description) = match applied.visibility {
             Visibility::Public => (None, None, None),
@@ -113,7 +113,7 @@ impl Play {
             seq: self.next_seq,
             actor: actor.into(),
             seat,
-            kind: kind.into(),
+            kind: kind.as_str().into(),
             action: applied.action,
             visible_to,
             redacted,
@@ -146,13 +146,13 @@ impl Play {
     }
 
     /// Logs a lifecycle entry everyone sees (a timeout, an absence, a resignation).
-    pub fn log(&mut self, kind: &str, action: Value, description: String) {
+    pub fn log(&mut self, kind: EventKind, action: Value, description: String) {
         let event = Event {
             game_id: self.game_id,
             seq: self.next_seq,
             actor: "system".into(),
             seat: None,
-            kind: kind.into(),
+            kind: kind.as_str().into(),
             action,
             visible_to: None,
             redacted: None,
@@ -167,7 +167,7 @@ impl Play {
 
     /// Applies one player's action (then the chance steps after it).
     pub fn play(&mut self, seat: usize, index: usize, action: &Value) -> Result<()> {
-        self.play_as(seat, index, action, "action")
+        self.play_as(seat, index, action, EventKind::Action)
     }
 
     /// Lets the built-in bot decide for every seat in `robots` that has to, until the game
@@ -187,7 +187,7 @@ impl Play {
             let action = crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
                 ServiceError::Unexpected(anyhow::anyhow!("the bot found no action for seat {seat}"))
             })?;
-            self.play_as(seat, 0, &action, "bot")?;
+            self.play_as(seat, 0, &action, EventKind::Bot)?;
         }
         Err(ServiceError::Unexpected(anyhow::anyhow!(
             "more than {MAX_CHANCE_RUN} bot decisions in a row"
@@ -212,7 +212,13 @@ impl Play {
     }
 
     /// Applies an action of `kind` for `seat` (then the chance steps after it).
-    pub fn play_as(&mut self, seat: usize, index: usize, action: &Value, kind: &str) -> Result<()> {
+    pub fn play_as(
+        &mut self,
+        seat: usize,
+        index: usize,
+        action: &Value,
+        kind: EventKind,
+    ) -> Result<()> {
         match self.state.waiting() {
             Waiting::Players(seats) if seats.contains(&seat) => {}
             Waiting::Over(_) => return Err(ServiceError::WrongStatus("finished".into())),
@@ -266,7 +272,7 @@ impl Play {
                 game,
                 self.next_seq,
                 self.now,
-                "ended",
+                EventKind::Ended,
                 json!({"outcome": o, "seed": hex::encode(&game.seed)}),
                 format!("Game over: {}", o.summary),
             );

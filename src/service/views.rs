@@ -40,7 +40,7 @@ pub struct GameView {
     pub id: Uuid,
     pub ruleset: String,
     pub options: Value,
-    /// `open` | `active` | `finished` | `abandoned`
+    #[schema(value_type = crate::store::models::GameStatus)]
     pub status: String,
     /// The seq of the last log entry; send it back as `expected_version`.
     pub version: i64,
@@ -84,6 +84,7 @@ pub struct LegalActionView {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct StateView {
     pub version: i64,
+    #[schema(value_type = crate::store::models::GameStatus)]
     pub status: String,
     /// The caller's seat, `null` for spectators.
     pub seat: Option<i32>,
@@ -115,7 +116,7 @@ pub enum ActorView {
 pub struct EventView {
     pub seq: i64,
     pub actor: ActorView,
-    /// `created` | `joined` | `started` | `action` | `chance` | `ended`
+    #[schema(value_type = crate::store::models::EventKind)]
     pub kind: String,
     /// The action, or its redacted form when the caller may not see it.
     pub action: Value,
@@ -232,6 +233,7 @@ pub struct GameExport {
     /// The ruleset's options, as the game was played (defaults filled in).
     pub options: Value,
     /// `finished` (played to its end) or `abandoned` (every player voted to abort).
+    #[schema(value_type = crate::store::models::GameStatus)]
     pub status: String,
     pub players: Vec<ExportPlayer>,
     /// The game's clock; `null` for a game without deadlines.

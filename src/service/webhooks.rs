@@ -99,6 +99,21 @@ pub struct NewWebhookView {
     pub secret: String,
 }
 
+// Stored in `webhook_deliveries.status`, whose `CHECK` constraint allows exactly these.
+/// Where a delivery stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// To be tried, or tried again, at `next_attempt_at`.
+    Pending,
+    /// The endpoint answered 2xx.
+    Delivered,
+    /// Given up after the last attempt.
+    Failed,
+    /// Not sent: the hook's token was revoked.
+    Dropped,
+}
+
 /// One delivery of an event to a hook.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct DeliveryView {
@@ -106,8 +121,7 @@ pub struct DeliveryView {
     /// The event's id, also sent as the `Turnpost-Event-Id` header (the same in every attempt).
     pub event_id: Uuid,
     pub event: Event,
-    /// `pending` (to be tried, or tried again, at `next_attempt_at`), `delivered`, `failed`
-    /// (given up after the last attempt) or `dropped` (the hook's token was revoked).
+    #[schema(value_type = DeliveryStatus)]
     pub status: String,
     pub attempts: i32,
     pub created_at: DateTime<Utc>,

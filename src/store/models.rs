@@ -36,12 +36,21 @@ pub struct NewUser<'a> {
     pub password_hash: &'a str,
 }
 
-/// Lifecycle of a game, as stored in `games.status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Stored in `games.status`, whose `CHECK` constraint allows exactly these.
+/// Where a game is in its life: `open` (waiting for players), `active`, `finished` or
+/// `abandoned`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum GameStatus {
+    /// Waiting for players to join.
     Open,
+    /// Being played.
     Active,
+    /// Played to its end.
     Finished,
+    /// Ended without a result (every player voted to abort).
     Abandoned,
 }
 
@@ -63,6 +72,105 @@ impl GameStatus {
             "abandoned" => GameStatus::Abandoned,
             _ => return None,
         })
+    }
+}
+
+// Stored in `game_events.kind`; the service writes entries only through this type, so the
+// column holds nothing else.
+/// What a log entry records: a player's action (`action`, or `bot` / `timeout` when the service
+/// played for the seat), a chance step, or a step of the game's life (`created` … `ended`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// The game was created.
+    Created,
+    /// A player joined.
+    Joined,
+    /// The table was full and the game began.
+    Started,
+    /// A player's own action.
+    Action,
+    /// An action the house bot played for its seat.
+    Bot,
+    /// The action played for a seat whose deadline passed (the ruleset's default).
+    Timeout,
+    /// A chance step, drawn with the game's seeded RNG.
+    Chance,
+    /// A seat's deadline passed.
+    TimedOut,
+    /// A seat missed enough deadlines to be marked absent (a bot plays for it).
+    Absent,
+    /// An absent player came back.
+    Back,
+    /// A player resigned.
+    Resigned,
+    /// Another account took over a seat.
+    TakenOver,
+    /// A player voted to abort the game.
+    AbortVote,
+    /// Every player voted to abort: the game is abandoned.
+    Aborted,
+    /// The game ended.
+    Ended,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 15] = [
+        EventKind::Created,
+        EventKind::Joined,
+        EventKind::Started,
+        EventKind::Action,
+        EventKind::Bot,
+        EventKind::Timeout,
+        EventKind::Chance,
+        EventKind::TimedOut,
+        EventKind::Absent,
+        EventKind::Back,
+        EventKind::Resigned,
+        EventKind::TakenOver,
+        EventKind::AbortVote,
+        EventKind::Aborted,
+        EventKind::Ended,
+    ];
+
+    /// The stored form (the same as the JSON one).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Created => "created",
+            EventKind::Joined => "joined",
+            EventKind::Started => "started",
+            EventKind::Action => "action",
+            EventKind::Bot => "bot",
+            EventKind::Timeout => "timeout",
+            EventKind::Chance => "chance",
+            EventKind::TimedOut => "timed_out",
+            EventKind::Absent => "absent",
+            EventKind::Back => "back",
+            EventKind::Resigned => "resigned",
+            EventKind::TakenOver => "taken_over",
+            EventKind::AbortVote => "abort_vote",
+            EventKind::Aborted => "aborted",
+            EventKind::Ended => "ended",
+        }
+    }
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::{EventKind, GameStatus};
+
+    #[test]
+    fn stored_kinds_and_statuses_are_their_json_forms() {
+        for kind in EventKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+        }
+        for status in ["open", "active", "finished", "abandoned"] {
+            let parsed = GameStatus::parse(status).unwrap();
+            assert_eq!(parsed.as_str(), status);
+            assert_eq!(serde_json::to_value(parsed).unwrap(), status);
+        }
     }
 }
 

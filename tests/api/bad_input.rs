@@ -249,3 +249,113 @@ async fn a_token_whose_account_does_not_exist_is_401_on_create_and_join() {
     }
     assert_eq!(rows(&app).await, before, "nothing was written");
 }
+
+/// To JSON Schema, which the OpenAPI document is written in, `2.0` is an integer ("a number
+/// with a zero fractional part", JSON Schema 2020-12 validation §6.1.1): a client whose JSON
+/// writer keeps the `.0` of its doubles sends bodies the document accepts, so the server must
+/// read them. Before, serde refused `{"seat": 2.0}` with 400. A fraction is still refused.
+#[tokio::test]
+async fn integral_floats_are_integers_as_the_document_says() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let bob = app.register("Bob").await;
+    let game = app
+        .raw_post(
+            "/v1/games",
+            Some(&ann.token),
+            "application/json",
+            br#"{"ruleset": "bag-of-fate", "seats": 2.0}"#.to_vec(),
+        )
+        .await
+        .expect(201);
+    assert_eq!(game["seats"].as_array().map(Vec::len), Some(2));
+    let join = format!("/v1/games/{}/join", game["id"].as_str().unwrap_or_default());
+    app.raw_post(
+        &join,
+        Some(&bob.token),
+        "application/json",
+        br#"{"seat": 1.5}"#.to_vec(),
+    )
+    .await
+    .expect_problem(400, "malformed-request");
+    let joined = app
+        .raw_post(
+            &join,
+            Some(&bob.token),
+            "application/json",
+            br#"{"seat": 1.0}"#.to_vec(),
+        )
+        .await
+        .expect(200);
+    assert_eq!(joined["status"], "active");
+    assert_eq!(joined["seats"][1]["display_name"], "Bob");
+
+    // The submission's version, and numbers inside the action itself.
+    let id = game["id"].as_str().unwrap_or_default();
+    let seat = joined["to_act"][0].as_u64().unwrap_or_default() as usize;
+    let player = [&ann, &bob][seat];
+    let state = app
+        .get(&format!("/v1/games/{id}/state"), player)
+        .await
+        .expect(200);
+    let action = state["legal_actions"][0]["action"].clone();
+    let mut text = serde_json::to_string(&json!({
+        "expected_version": state["version"],
+        "actions": [action],
+    }))
+    .unwrap_or_default();
+    // Every integer in the body written as a double: `7` → `7.0`.
+    text = integers_as_doubles(&text);
+    assert!(text.contains(".0"), "{text}");
+    let done = app
+        .raw_post(
+            &format!("/v1/games/{id}/actions"),
+            Some(&player.token),
+            "application/json",
+            text.into_bytes(),
+        )
+        .await
+        .expect(200);
+    assert!(
+        done["version"].as_i64() > state["version"].as_i64(),
+        "{done}"
+    );
+}
+
+/// `text` (compact JSON) with every integer outside strings written with `.0`.
+fn integers_as_doubles(text: &str) -> String {
+    let mut out = String::new();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut number = String::new();
+    let end = |number: &mut String, out: &mut String| {
+        if !number.is_empty() {
+            out.push_str(number);
+            if !number.contains(['.', 'e', 'E']) {
+                out.push_str(".0");
+            }
+            number.clear();
+        }
+    };
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c.is_ascii_digit()
+            || (c == '-' && number.is_empty())
+            || (!number.is_empty() && matches!(c, '-' | '+' | '.' | 'e' | 'E'))
+        {
+            number.push(c);
+        } else {
+            end(&mut number, &mut out);
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    end(&mut number, &mut out);
+    out
+}

@@ -63,7 +63,8 @@ impl Driver {
             url: format!("http://127.0.0.1:{port}"),
             client: reqwest::Client::new(),
         };
-        for _ in 0..100 {
+        // Up to 30 s: a loaded machine starts it slowly.
+        for _ in 0..300 {
             if let Ok(r) = driver
                 .client
                 .get(format!("{}/status", driver.url))
