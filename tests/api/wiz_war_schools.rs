@@ -189,10 +189,10 @@ async fn play_one_game(
             }
             for w in spectator["view"]["wizards"].as_array().unwrap() {
                 assert!(w["hand"].is_null(), "spectators see no hand");
-                if let Some(form) = w["form"].as_str() {
-                    if !tally.forms_seen.iter().any(|f| f == form) {
-                        tally.forms_seen.push(form.to_owned());
-                    }
+                if let Some(form) = w["form"].as_str()
+                    && !tally.forms_seen.iter().any(|f| f == form)
+                {
+                    tally.forms_seen.push(form.to_owned());
                 }
             }
         }
