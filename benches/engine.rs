@@ -9,8 +9,12 @@
 //! - `fold`: folding a 10,000-entry log from `new_game` (`turnpost replay`'s work). A ruleset
 //!   whose games end sooner folds consecutive games' logs until 10,000 entries are applied.
 //!
-//! `cargo bench --bench engine` (add `-- <ruleset>` to run one group). Figures in
-//! docs/BENCHMARKS.md.
+//! Each ruleset is benchmarked with its default options (the first of its option sets);
+//! wiz-war also with the schools added in issue 17 (Conjuring, Mutation and Thaumaturgy), as
+//! group `wiz-war-conjuring-mutation-thaumaturgy`.
+//!
+//! `cargo bench --bench engine` (add `-- <ruleset>` to run one group; `-- wiz-war` runs both
+//! wiz-war groups). Figures in docs/BENCHMARKS.md.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -20,8 +24,12 @@ use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use turnpost::rules::{
-    Actor, Next, Ruleset, bag_of_fate::BagOfFate, garden_gnomes::GardenGnomes,
-    gnomes_and_wizards::GnomesAndWizards, monsters_and_magic::MonstersAndMagic, wiz_war::WizWar,
+    Actor, Next, Ruleset,
+    bag_of_fate::BagOfFate,
+    garden_gnomes::GardenGnomes,
+    gnomes_and_wizards::GnomesAndWizards,
+    monsters_and_magic::MonstersAndMagic,
+    wiz_war::{self, School, WizWar},
 };
 
 /// Entries folded by the `fold` bench.
@@ -44,7 +52,7 @@ fn playout<R: Ruleset>(
 ) -> R::State {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let Ok(mut state) = R::new_game(options, seats) else {
-        panic!("{}: new_game refused the default options", R::ID);
+        panic!("{}: new_game refused the options", R::ID);
     };
     for _ in 0..MAX_STEPS {
         let (actor, action) = match R::next(&state) {
@@ -75,10 +83,15 @@ fn playout<R: Ruleset>(
     panic!("{}: a playout ran past {MAX_STEPS} steps", R::ID);
 }
 
+/// The ruleset's default options: the first of its option sets.
 fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
     let options = R::option_sets().into_iter().next().unwrap_or_default();
-    let seats = seats::<R>(&options);
-    let mut group = c.benchmark_group(R::ID);
+    bench_options::<R>(c, R::ID, &options);
+}
+
+fn bench_options<R: Ruleset>(c: &mut Criterion, name: &str, options: &R::Options) {
+    let seats = seats::<R>(options);
+    let mut group = c.benchmark_group(name);
     group.measurement_time(Duration::from_secs(4));
     group.warm_up_time(Duration::from_secs(1));
 
@@ -88,7 +101,7 @@ fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
         .iter()
         .map(|&s| {
             let mut n = 0;
-            playout::<R>(&options, seats, s, |_, _, _| n += 1);
+            playout::<R>(options, seats, s, |_, _, _| n += 1);
             n
         })
         .sum();
@@ -96,29 +109,29 @@ fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
     group.bench_function(format!("playout/{seats}-seats/{actions}-actions"), |b| {
         b.iter(|| {
             for &s in &seeds {
-                black_box(playout::<R>(&options, seats, s, |_, _, _| {}));
+                black_box(playout::<R>(options, seats, s, |_, _, _| {}));
             }
         })
     });
 
     // A mid-game state.
     let mut length = 0;
-    playout::<R>(&options, seats, 0, |_, _, _| length += 1);
+    playout::<R>(options, seats, 0, |_, _, _| length += 1);
     let mut mid = None;
     let mut step = 0;
-    playout::<R>(&options, seats, 0, |state, _, _| {
+    playout::<R>(options, seats, 0, |state, _, _| {
         step += 1;
         if step == length / 2 {
             mid = Some(state.clone());
         }
     });
     let Some(mid) = mid else {
-        panic!("{}: seed 0's game is too short for a mid-game state", R::ID)
+        panic!("{}: seed 0's game is too short for a mid-game state", name)
     };
     let json = serde_json::to_vec(&mid).unwrap_or_default();
     println!(
         "{}: mid-game state (step {} of {length}, {seats} seats): {} bytes of JSON",
-        R::ID,
+        name,
         length / 2,
         json.len()
     );
@@ -137,7 +150,7 @@ fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
     let mut seed = 1_000;
     while total < FOLD_ENTRIES {
         let mut log = Vec::new();
-        playout::<R>(&options, seats, seed, |_, actor, action| {
+        playout::<R>(options, seats, seed, |_, actor, action| {
             if total + log.len() < FOLD_ENTRIES {
                 log.push((actor, action.clone()));
             }
@@ -150,12 +163,12 @@ fn bench_ruleset<R: Ruleset>(c: &mut Criterion) {
     group.bench_function(format!("fold/{total}-entries/{}-games", logs.len()), |b| {
         b.iter(|| {
             for log in &logs {
-                let Ok(mut state) = R::new_game(&options, seats) else {
+                let Ok(mut state) = R::new_game(options, seats) else {
                     panic!("new_game")
                 };
                 for (actor, action) in log {
                     if R::apply(&mut state, *actor, action).is_err() {
-                        panic!("{}: the log does not refold", R::ID);
+                        panic!("{}: the log does not refold", name);
                     }
                 }
                 black_box(state);
@@ -169,6 +182,17 @@ fn engines(c: &mut Criterion) {
     bench_ruleset::<BagOfFate>(c);
     bench_ruleset::<GardenGnomes>(c);
     bench_ruleset::<WizWar>(c);
+    // The schools of issue 17, with the default options' round limit (random play rarely
+    // scores 2 points).
+    bench_options::<WizWar>(
+        c,
+        "wiz-war-conjuring-mutation-thaumaturgy",
+        &wiz_war::Options {
+            schools: vec![School::Conjuring, School::Mutation, School::Thaumaturgy],
+            round_limit: Some(wiz_war::CONFORMANCE_ROUND_LIMIT),
+            ..wiz_war::Options::default()
+        },
+    );
     bench_ruleset::<MonstersAndMagic>(c);
     bench_ruleset::<GnomesAndWizards>(c);
 }

@@ -37,3 +37,4 @@ mod upgrade;
 mod web;
 mod webhooks;
 mod wiz_war;
+mod wiz_war_schools;
