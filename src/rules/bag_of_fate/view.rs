@@ -24,7 +24,6 @@ mod legacy;
 #[derive(Serialize, JsonSchema)]
 pub struct View {
     /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
-    #[schemars(required)]
     pub you: Option<Seat>,
     /// The step the game is at.
     pub step: Step,
@@ -33,13 +32,10 @@ pub struct View {
     /// What the game waits for, in words.
     pub prompt: String,
     /// The seat whose turn it is; null during set-up and once the game is over.
-    #[schemars(required)]
     pub current_seat: Option<Seat>,
     /// The character the current player chose; null before they choose.
-    #[schemars(required)]
     pub current_character: Option<Character>,
     /// The winning seat; null until the game is over.
-    #[schemars(required)]
     pub winner: Option<Seat>,
     /// The seats in turn order (by turn marker).
     pub turn_order: Vec<Seat>,
@@ -68,47 +64,45 @@ pub struct View {
     /// The cards the current player is looking at (the Oracle): only that player (and everyone
     /// once the game is over) sees them; null for every other viewer and when there is no
     /// current player.
-    #[schemars(required)]
     pub looked_at: Option<Vec<Card>>,
     /// The set being turned in; null when none.
-    #[schemars(required)]
     pub set_in_progress: Option<SetInProgress>,
     /// The Trader's trade under way; null when none.
-    #[schemars(required)]
     pub trade: Option<TradeView>,
 }
 
 /// The step the game is at.
+///
+/// - `dealing`: Set-up: the hands are dealt.
+/// - `placing_turn_markers`: Set-up: the turn markers are drawn.
+/// - `choose_character`: The current player chooses a character.
+/// - `draw_cards`: The current player draws cards.
+/// - `look_at_cards`: The current player looks at the top cards of the deck.
+/// - `keep_card`: The current player keeps one of the cards looked at.
+/// - `play_cards`: The current player plays cards from hand.
+/// - `trade`: The current player trades.
+/// - `draw_tokens`: The current player draws tokens from the bag.
+/// - `wizard_draw`: The Wizard draws tokens, seeking their own gem.
+/// - `acting`: The current player acts.
+/// - `turn_in_sets`: The current player may turn in sets or end the turn.
+/// - `build_set`: The current player is putting a set together.
+/// - `game_over`: The game is over.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
-    /// Set-up: the hands are dealt.
     Dealing,
-    /// Set-up: the turn markers are drawn.
     PlacingTurnMarkers,
-    /// The current player chooses a character.
     ChooseCharacter,
-    /// The current player draws cards.
     DrawCards,
-    /// The current player looks at the top cards of the deck.
     LookAtCards,
-    /// The current player keeps one of the cards looked at.
     KeepCard,
-    /// The current player plays cards from hand.
     PlayCards,
-    /// The current player trades.
     Trade,
-    /// The current player draws tokens from the bag.
     DrawTokens,
-    /// The Wizard draws tokens, seeking their own gem.
     WizardDraw,
-    /// The current player acts.
     Acting,
-    /// The current player may turn in sets or end the turn.
     TurnInSets,
-    /// The current player is putting a set together.
     BuildSet,
-    /// The game is over.
     GameOver,
 }
 
@@ -119,7 +113,6 @@ pub struct CharacterView {
     /// Its number (1 to 7): the order characters act in.
     pub number: u8,
     /// The seat that took it this round; null when free.
-    #[schemars(required)]
     pub taken_by: Option<Seat>,
     /// Whether it is free to choose.
     pub available: bool,
@@ -172,7 +165,6 @@ pub struct PlayerView {
     pub hand_size: usize,
     /// The cards in hand: only the player themself (and everyone once the game is over) sees
     /// them; null for every other viewer.
-    #[schemars(required)]
     pub hand: Option<Vec<Card>>,
     /// Cards played face up before the player.
     pub face_up: Vec<Card>,
@@ -183,10 +175,8 @@ pub struct PlayerView {
     /// The elements of which the player could turn in a set now.
     pub can_turn_in: Vec<Element>,
     /// The character chosen this round; null before choosing.
-    #[schemars(required)]
     pub character: Option<Character>,
     /// The player's space on the turn order track; null before it is drawn.
-    #[schemars(required)]
     pub turn_marker: Option<u8>,
 }
 
@@ -223,10 +213,8 @@ pub struct SetInProgress {
 #[derive(Serialize, JsonSchema)]
 pub struct TradeView {
     /// The partner; null until chosen.
-    #[schemars(required)]
     pub with: Option<Seat>,
     /// What the Trader takes from the partner; null until chosen.
-    #[schemars(required)]
     pub take: Option<Item>,
 }
 
@@ -316,9 +304,7 @@ fn player_view(state: &State, seat: Seat, player: &Player, viewer: Viewer) -> Pl
         gems_in_supply: player.gems,
         gems_in_bag: state.gems_in_bag(seat),
         hand_size: player.hand.len(),
-        hand: viewer
-            .sees_secrets_of(seat)
-            .then(|| player.hand.clone()),
+        hand: viewer.sees_secrets_of(seat).then(|| player.hand.clone()),
         face_up: player.face_up.clone(),
         tokens: player.tokens.clone(),
         icons: ElementCounts::of(|e| player.icons(e)),
@@ -337,7 +323,9 @@ fn bag_view(state: &State) -> BagView {
         }),
         add_a_gem: count(Token::AddAGem),
         level_up: count(Token::LevelUp),
-        gems: (0..state.seats()).map(|seat| count(Token::Gem(seat))).collect(),
+        gems: (0..state.seats())
+            .map(|seat| count(Token::Gem(seat)))
+            .collect(),
     }
 }
 

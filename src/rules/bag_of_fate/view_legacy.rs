@@ -129,7 +129,6 @@ fn step_kind(state: &State) -> &'static str {
     }
 }
 
-
 fn element_key(element: Element) -> String {
     element.name().to_lowercase()
 }

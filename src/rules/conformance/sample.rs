@@ -74,7 +74,8 @@ pub fn same_views<R: Ruleset>(
                         let new = R::view(state, viewer).to_string();
                         let was = old(state, viewer).to_string();
                         assert_eq!(
-                            new, was,
+                            new,
+                            was,
                             "{}: {seats} seats, seed {seed}, {viewer:?}: the view changed",
                             R::ID
                         );

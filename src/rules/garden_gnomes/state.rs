@@ -131,7 +131,6 @@ pub struct Combat {
 pub struct Ending {
     pub winners: Vec<Seat>,
     /// Advanced scores by seat, when scores decided the game (null otherwise).
-    #[schemars(required)]
     pub scores: Option<Vec<i64>>,
     /// The clans that completed all their objectives.
     pub finished: Vec<Colour>,

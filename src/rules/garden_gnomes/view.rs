@@ -32,7 +32,6 @@ mod legacy;
 #[derive(Serialize, JsonSchema)]
 pub struct View {
     /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
-    #[schemars(required)]
     pub you: Option<Seat>,
     /// The step the game is at.
     pub step: Step,
@@ -41,20 +40,16 @@ pub struct View {
     /// The round.
     pub round: u32,
     /// The last round; null when the game has no round limit.
-    #[schemars(required)]
     pub round_limit: Option<u32>,
     /// How the game is scored (the `scoring` option).
     pub scoring: Scoring,
     /// Objectives each clan keeps.
     pub objectives_to_keep: u8,
     /// The clan with the first player token; null before it is drawn.
-    #[schemars(required)]
     pub first_player: Option<Colour>,
     /// The clan acting now; null when none does (chance, simultaneous choices, the end).
-    #[schemars(required)]
     pub acting_clan: Option<Colour>,
     /// The seat of `acting_clan`; null with it.
-    #[schemars(required)]
     pub acting_seat: Option<Seat>,
     /// Every clan, in clan order (a seat may have several).
     pub clans: Vec<ClanView>,
@@ -65,37 +60,35 @@ pub struct View {
     /// Neutral objectives not dealt (their faces are secret).
     pub neutral_objectives_undealt: usize,
     /// The movement phase: the moves made and those possible; null in other phases.
-    #[schemars(required)]
     pub movement: Option<MovementView>,
     /// The battle being fought; null when none.
-    #[schemars(required)]
     pub combat: Option<CombatView>,
     /// How the game ended; null until it is over.
-    #[schemars(required)]
     pub outcome: Option<Ending>,
 }
 
 /// The step the game is at.
+///
+/// - `assigning_clans`: Set-up: colours are drawn for the clans.
+/// - `choosing_first_player`: Set-up: the first player is drawn.
+/// - `dealing_objectives`: Set-up: neutral objectives are dealt.
+/// - `choose_objectives`: Every player keeps objectives for each of their clans at the same time.
+/// - `reinforcement`: A clan decides how many gnomes to put onto its home.
+/// - `movement`: A clan moves gnomes.
+/// - `declare_targets`: A clan declares its dice in a battle.
+/// - `rolling`: The declared dice are rolled.
+/// - `game_over`: The game is over.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
-    /// Set-up: colours are drawn for the clans.
     AssigningClans,
-    /// Set-up: the first player is drawn.
     ChoosingFirstPlayer,
-    /// Set-up: neutral objectives are dealt.
     DealingObjectives,
-    /// Every player keeps objectives for each of their clans at the same time.
     ChooseObjectives,
-    /// A clan decides how many gnomes to put onto its home.
     Reinforcement,
-    /// A clan moves gnomes.
     Movement,
-    /// A clan declares its dice in a battle.
     DeclareTargets,
-    /// The declared dice are rolled.
     Rolling,
-    /// The game is over.
     GameOver,
 }
 
@@ -105,16 +98,12 @@ pub struct ClanView {
     /// The seat that plays the clan.
     pub seat: Seat,
     /// The clan's colour; null before it is drawn.
-    #[schemars(required)]
     pub colour: Option<Colour>,
     /// The clan card; null before the colour is drawn.
-    #[schemars(required)]
     pub card: Option<ClanCard>,
     /// The clan card's text; null with it.
-    #[schemars(required)]
     pub card_text: Option<String>,
     /// The clan's home territory; null when none.
-    #[schemars(required)]
     pub home: Option<Territory>,
     /// Gnomes on the board.
     pub on_board: u32,
@@ -132,16 +121,12 @@ pub struct ClanView {
     pub choosing_objectives: bool,
     /// The objectives dealt and not yet chosen: only the clan's player (and everyone once the
     /// game is over) sees them; null for every other viewer.
-    #[schemars(required)]
     pub objectives_dealt: Option<Vec<ObjectiveView>>,
     /// The objectives kept; secret like `objectives_dealt`.
-    #[schemars(required)]
     pub objectives_kept: Option<Vec<ObjectiveView>>,
     /// The objectives discarded; secret like `objectives_dealt`.
-    #[schemars(required)]
     pub objectives_discarded: Option<Vec<ObjectiveView>>,
     /// The clan's advanced score now; secret like `objectives_dealt`.
-    #[schemars(required)]
     pub advanced_score: Option<i64>,
 }
 
@@ -187,10 +172,8 @@ pub struct TerritoryView {
     pub id: Territory,
     pub name: String,
     /// The token its holder collects in the loot phase; null for a statue.
-    #[schemars(required)]
     pub yields: Option<Token>,
     /// The clan whose home it is; null when none.
-    #[schemars(required)]
     pub home_of: Option<Colour>,
     /// Whether it is a statue.
     pub statue: bool,
@@ -221,7 +204,6 @@ pub struct CombatView {
     /// The clans in the battle.
     pub clans: Vec<Colour>,
     /// The clan declaring its dice now; null while dice are rolled.
-    #[schemars(required)]
     pub declaring: Option<Colour>,
     /// The dice declared this round, in order.
     pub dice: Vec<Die>,

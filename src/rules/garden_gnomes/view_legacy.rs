@@ -3,7 +3,10 @@
 use serde_json::{Map, Value, json};
 
 use super::super::actions::legal_moves;
-use super::super::data::{Colour, Food, Token, describe_needs, describe_objective, neighbours, objective, territories, territory_name};
+use super::super::data::{
+    Colour, Food, Token, describe_needs, describe_objective, neighbours, objective, territories,
+    territory_name,
+};
 use super::super::flow::{advanced_score, satisfies};
 use super::super::state::{Clan, Phase, State};
 use super::prompt;
@@ -174,7 +177,6 @@ fn step_kind(state: &State) -> &'static str {
         Phase::Over(_) => "game_over",
     }
 }
-
 
 #[test]
 fn the_typed_view_writes_what_the_json_view_wrote() {

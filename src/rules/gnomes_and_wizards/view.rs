@@ -32,7 +32,6 @@ mod legacy;
 #[derive(Serialize, JsonSchema)]
 pub struct View {
     /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
-    #[schemars(required)]
     pub you: Option<Seat>,
     /// What the game waits for, in words.
     pub prompt: String,
@@ -43,7 +42,6 @@ pub struct View {
     /// Whether an extra round is being played.
     pub extra_round: bool,
     /// The seat whose turn it is; null outside turns.
-    #[schemars(required)]
     pub current_seat: Option<Seat>,
     /// The seat that plays first each round.
     pub first_player: Seat,
@@ -60,21 +58,16 @@ pub struct View {
     /// The dice (indices into `dice`) marked to be re-rolled.
     pub marked_for_reroll: Vec<usize>,
     /// The unit moving now (its slot); null when none.
-    #[schemars(required)]
     pub moving_unit: Option<u8>,
     /// The unit that must attack (its slot); null when none.
-    #[schemars(required)]
     pub must_attack: Option<u8>,
     /// An attack declared and not resolved; null when none.
-    #[schemars(required)]
     pub pending_attack: Option<PendingAttack>,
     /// A card draw in progress; null when none.
-    #[schemars(required)]
     pub draw: Option<DrawView>,
     /// Cards left in each deck.
     pub decks: Decks,
     /// The reaction window open now; null when none.
-    #[schemars(required)]
     pub reaction_window: Option<Window>,
     /// Units that must land on the nearest face-up tile, first first.
     pub falling_units: Vec<UnitRef>,
@@ -83,47 +76,46 @@ pub struct View {
     /// The alliances made, each a pair of seats.
     pub alliances: Vec<(Seat, Seat)>,
     /// An alliance offered and not answered, `[from, to]`; null when none.
-    #[schemars(required)]
     pub alliance_offer: Option<(Seat, Seat)>,
     /// Solo: the tied tiles the crumbling earth may flip, for the player to choose.
     pub tied_crumble_tiles: Vec<TileId>,
     /// The result; null until the game is over.
-    #[schemars(required)]
     pub result: Option<GameResult>,
 }
 
 /// Where the game is: a set-up phase (`tribes` ... `leaders`), `over`, or the step of the
 /// current turn (`start` ... `charge`; `flip` and `roll` with their counts).
+///
+/// - `tribes`: Set-up: tribes are dealt.
+/// - `tiles`: Set-up: tiles are placed.
+/// - `split_clans`: Solo set-up: the automaton's Clans are placed.
+/// - `first_player`: Set-up: the first player is drawn.
+/// - `leaders`: Set-up: Leaders are placed.
+/// - `over`: The game is over.
+/// - `start`: The turn begins.
+/// - `reenter`: A player without units brings one back.
+/// - `flip`: Tiles are flipped (`left` still to flip).
+/// - `roll`: Dice are rolled (`rerolls_left` re-rolls left).
+/// - `assign`: Dice are assigned to units.
+/// - `act`: Movement and attacks.
+/// - `call`: Call to War, or drawing cards.
+/// - `charge`: Charging abilities.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StepView {
-    /// Set-up: tribes are dealt.
     Tribes,
-    /// Set-up: tiles are placed.
     Tiles,
-    /// Solo set-up: the automaton's Clans are placed.
     SplitClans,
-    /// Set-up: the first player is drawn.
     FirstPlayer,
-    /// Set-up: Leaders are placed.
     Leaders,
-    /// The game is over.
     Over,
-    /// The turn begins.
     Start,
-    /// A player without units brings one back.
     Reenter,
-    /// Tiles are flipped (`left` still to flip).
     Flip { left: u8 },
-    /// Dice are rolled (`rerolls_left` re-rolls left).
     Roll { rerolls_left: u8 },
-    /// Dice are assigned to units.
     Assign,
-    /// Movement and attacks.
     Act,
-    /// Call to War, or drawing cards.
     Call,
-    /// Charging abilities.
     Charge,
 }
 
@@ -132,33 +124,26 @@ pub enum StepView {
 pub struct TileView {
     pub tile: TileId,
     /// Its row; null for an id outside the board.
-    #[schemars(required)]
     pub row: Option<i16>,
     /// Its column; null with `row`.
-    #[schemars(required)]
     pub col: Option<i16>,
     /// Whether the triangle points up; null with `row`.
-    #[schemars(required)]
     pub points_up: Option<bool>,
     /// Whether it is a crystal mine (never flipped).
     pub crystal_mine: bool,
     /// Whether it touches the board's outer edge.
     pub outer_edge: bool,
     /// The board half it belongs to; null with `row`.
-    #[schemars(required)]
     pub side: Option<Side>,
     /// The adjacent tiles.
     pub adjacent: &'static [TileId],
     /// The tribe of the tile card on it; null when none.
-    #[schemars(required)]
     pub tribe: Option<Tribe>,
     /// The Clan the tile calls; null when no tile card.
-    #[schemars(required)]
     pub clan: Option<u8>,
     /// Whether the tile is face down (flipped).
     pub flipped: bool,
     /// The player whose blockade is on it; null when none.
-    #[schemars(required)]
     pub blockade_by: Option<usize>,
 }
 
@@ -187,10 +172,8 @@ pub struct PlayerView {
     /// Whether it is the solo automaton.
     pub automaton: bool,
     /// The player's tribe; null before the tribes are dealt.
-    #[schemars(required)]
     pub tribe: Option<Tribe>,
     /// The tribe's name; null with `tribe`.
-    #[schemars(required)]
     pub tribe_name: Option<&'static str>,
     /// Power Crystals in reserve.
     pub reserve: u8,
@@ -198,12 +181,10 @@ pub struct PlayerView {
     pub hand_count: usize,
     /// The Secret ability cards in hand: only the player themself (and everyone once the game
     /// is over) sees them; null for every other viewer and for the automaton.
-    #[schemars(required)]
     pub hand: Option<Vec<CardView>>,
     /// Learned cards held in hand (public).
     pub learned_hand_count: usize,
     /// The Learned cards held in hand; secret like `hand`.
-    #[schemars(required)]
     pub learned_hand: Option<Vec<CardView>>,
     /// Units defeated by the player.
     pub trophies: Vec<Trophy>,
@@ -230,7 +211,6 @@ pub struct UnitView {
     pub name: &'static str,
     pub status: Status,
     /// The tile it stands on; null when off the board.
-    #[schemars(required)]
     pub tile: Option<TileId>,
     pub hp: u8,
     pub max_hp: u8,
@@ -252,10 +232,8 @@ pub struct UnitView {
     pub attacked: bool,
     pub fatigued: bool,
     /// Its innate ability and charge; null for the Leader.
-    #[schemars(required)]
     pub innate: Option<InnateView>,
     /// The Learned ability attached and its charge; null when none.
-    #[schemars(required)]
     pub learned: Option<LearnedView>,
     /// Token counters on it.
     pub counters: Vec<Counter>,
@@ -287,12 +265,10 @@ pub struct DrawView {
     pub drawn_count: usize,
     /// The cards drawn: only the drawer (and everyone once the game is over) sees them; null
     /// for every other viewer.
-    #[schemars(required)]
     pub drawn: Option<Vec<CardView>>,
     /// Whether a Learned card was kept, to be attached (public).
     pub learned_kept: bool,
     /// The Learned card kept: secret like `drawn`; null also when none.
-    #[schemars(required)]
     pub learned_to_attach: Option<CardView>,
 }
 
@@ -300,7 +276,6 @@ pub struct DrawView {
 #[derive(Serialize, JsonSchema)]
 pub struct DieView {
     /// Its face; null before it is rolled.
-    #[schemars(required)]
     pub face: Option<Face>,
     /// Whether it is assigned to a unit.
     pub assigned: bool,

@@ -132,7 +132,6 @@ pub fn view(state: &State, viewer: Viewer) -> Value {
     })
 }
 
-
 #[test]
 fn the_typed_view_writes_what_the_json_view_wrote() {
     let compared = crate::rules::conformance::same_views::<

@@ -29,7 +29,6 @@ mod legacy;
 #[derive(Serialize, JsonSchema)]
 pub struct View {
     /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
-    #[schemars(required)]
     pub you: Option<Seat>,
     /// The step the game is at.
     pub phase: Step,
@@ -40,18 +39,14 @@ pub struct View {
     /// The last turn of the game.
     pub last_turn: u32,
     /// The seat whose turn it is; null during set-up.
-    #[schemars(required)]
     pub current_seat: Option<Seat>,
     /// The seat that played first; null during set-up.
-    #[schemars(required)]
     pub first_seat: Option<Seat>,
     /// The seats in turn order; null during set-up.
-    #[schemars(required)]
     pub turn_order: Option<Vec<Seat>>,
     /// The 2D6 rolls for the first player, round by round (ties roll again).
     pub first_player_rolls: Vec<FirstRoll>,
     /// The figure moving now (its id); null when none.
-    #[schemars(required)]
     pub moving_figure: Option<u16>,
     /// The 8 × 8 map: rows from y = 0, each space from x = 0 (a space is `[x, y]`).
     pub board: Vec<Vec<SpaceView>>,
@@ -66,13 +61,10 @@ pub struct View {
     /// Cards the current player still draws.
     pub cards_to_draw: u8,
     /// The combat being fought; null when none.
-    #[schemars(required)]
     pub combat: Option<CombatView>,
     /// The last combat fought and its result; null before the first.
-    #[schemars(required)]
     pub last_combat: Option<CombatReport>,
     /// A power used in two steps waiting for its second; null when none.
-    #[schemars(required)]
     pub pending: Option<Pending>,
     /// Who looked at whose hand with an Oracle this turn (public).
     pub oracle_looks: Vec<OracleLook>,
@@ -80,46 +72,45 @@ pub struct View {
     /// is over); empty for a spectator.
     pub oracle_seen: Vec<OracleSeen>,
     /// How many actions the viewer may take now; null for a viewer without a seat.
-    #[schemars(required)]
     pub your_action_count: Option<usize>,
     /// How the game ended; null until it is over.
-    #[schemars(required)]
     pub outcome: Option<Outcome>,
 }
 
 /// The step the game is at.
+///
+/// - `setup_map`: Set-up: the map is laid out.
+/// - `setup_permanent_cards`: Set-up: permanent cards are dealt.
+/// - `setup_corners`: Set-up: players choose corners.
+/// - `setup_figures`: Set-up: players place their starting figures.
+/// - `setup_first_player`: Set-up: 2D6 are rolled for the first player.
+/// - `drawing`: The current player draws cards.
+/// - `movement`: The movement phase.
+/// - `combat`: A combat.
+/// - `allies`: The allies phase.
+/// - `recruitment`: The recruitment phase.
+/// - `end`: The end phase.
+/// - `stop_before_declaration`: A stop the player asked for, before declaring.
+/// - `stop_before_garrison`: A stop the player asked for, before the garrison step.
+/// - `stop_before_recruit_roll`: A stop the player asked for, before the recruit roll.
+/// - `over`: The game is over.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
-    /// Set-up: the map is laid out.
     SetupMap,
-    /// Set-up: permanent cards are dealt.
     SetupPermanentCards,
-    /// Set-up: players choose corners.
     SetupCorners,
-    /// Set-up: players place their starting figures.
     SetupFigures,
-    /// Set-up: 2D6 are rolled for the first player.
     SetupFirstPlayer,
-    /// The current player draws cards.
     Drawing,
-    /// The movement phase.
     Movement,
-    /// A combat.
     Combat,
-    /// The allies phase.
     Allies,
-    /// The recruitment phase.
     Recruitment,
-    /// The end phase.
     End,
-    /// A stop the player asked for, before declaring.
     StopBeforeDeclaration,
-    /// A stop the player asked for, before the garrison step.
     StopBeforeGarrison,
-    /// A stop the player asked for, before the recruit roll.
     StopBeforeRecruitRoll,
-    /// The game is over.
     Over,
 }
 
@@ -129,7 +120,6 @@ pub struct CardView {
     pub id: CardId,
     pub name: String,
     /// The card's text; null for an id the card data lacks.
-    #[schemars(required)]
     pub text: Option<String>,
 }
 
@@ -137,13 +127,10 @@ pub struct CardView {
 #[derive(Serialize, JsonSchema)]
 pub struct SpaceView {
     /// Its terrain; null while not laid.
-    #[schemars(required)]
     pub terrain: Option<Terrain>,
     /// The structure on it; null when none.
-    #[schemars(required)]
     pub structure: Option<Structure>,
     /// The seat whose garrison holds it; null when none.
-    #[schemars(required)]
     pub garrison: Option<Seat>,
     /// The figures on it (ids).
     pub figures: Vec<u16>,
@@ -168,7 +155,6 @@ pub struct FigureView {
 pub struct PlayerView {
     pub seat: Seat,
     /// The player's corner; null before it is chosen.
-    #[schemars(required)]
     pub corner: Option<Pos>,
     /// Permanent cards (public).
     pub permanent: Vec<CardView>,
@@ -176,7 +162,6 @@ pub struct PlayerView {
     pub hand_count: usize,
     /// The cards in hand: only the player themself (and everyone once the game is over) sees
     /// them; null for every other viewer.
-    #[schemars(required)]
     pub hand: Option<Vec<CardView>>,
     pub hand_limit: usize,
     /// The structures declared this turn.
@@ -231,13 +216,10 @@ pub struct CombatView {
     /// The combat's step.
     pub step: CombatStep,
     /// The attacker's 2D6; null before the roll.
-    #[schemars(required)]
     pub attack_roll: Option<u8>,
     /// The attacker's force now; null when the sides cannot be told.
-    #[schemars(required)]
     pub attack_force: Option<i32>,
     /// The defender's force now; null with `attack_force`.
-    #[schemars(required)]
     pub defence_force: Option<i32>,
 }
 

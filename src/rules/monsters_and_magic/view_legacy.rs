@@ -183,7 +183,6 @@ fn phase_name(state: &State) -> &'static str {
     }
 }
 
-
 #[test]
 fn the_typed_view_writes_what_the_json_view_wrote() {
     let compared = crate::rules::conformance::same_views::<

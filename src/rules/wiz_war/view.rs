@@ -24,7 +24,6 @@ mod legacy;
 #[derive(Serialize, JsonSchema)]
 pub struct View {
     /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
-    #[schemars(required)]
     pub you: Option<Seat>,
     /// The step the game is at.
     pub phase: Step,
@@ -32,7 +31,6 @@ pub struct View {
     pub prompt: String,
     /// The seat that decides now; null during a chance step (a draw, a die roll) and once the
     /// game is over.
-    #[schemars(required)]
     pub to_act: Option<Seat>,
     /// The seat whose turn it is.
     pub active_seat: Seat,
@@ -53,7 +51,6 @@ pub struct View {
     /// The spells in play (lasting spells, with their energy).
     pub spells_in_play: Vec<SpellView>,
     /// The cast the active wizard is building (card, then target, then boost); null when none.
-    #[schemars(required)]
     pub casting: Option<CastingView>,
     /// The cards waiting to resolve, oldest first: the last is answered first (counter spells).
     pub stack: Vec<PendingView>,
@@ -64,32 +61,32 @@ pub struct View {
     /// What happened lately, in words, oldest first.
     pub recent: Vec<String>,
     /// The winning seats once the game is over; null before.
-    #[schemars(required)]
     pub winners: Option<Vec<Seat>>,
 }
 
 /// The step the game is at (a reaction window, a hand over the limit or a cast being built
 /// come before the phase of the turn).
+///
+/// - `reaction_window`: Cards on the stack wait for counter spells.
+/// - `discard_down`: A wizard holds more cards than the hand limit and must shed some.
+/// - `casting`: The active wizard is choosing a target or a boost for a cast.
+/// - `building_board`: Set-up: colours are drawn and the sectors laid.
+/// - `dealing`: Set-up: the hands are dealt.
+/// - `choosing_first_player`: Set-up: the first player is drawn.
+/// - `move_and_cast`: The active wizard moves and casts.
+/// - `discard_and_draw`: The active wizard discards and draws.
+/// - `game_over`: The game is over.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
-    /// Cards on the stack wait for counter spells.
     ReactionWindow,
-    /// A wizard holds more cards than the hand limit and must shed some.
     DiscardDown,
-    /// The active wizard is choosing a target or a boost for a cast.
     Casting,
-    /// Set-up: colours are drawn and the sectors laid.
     BuildingBoard,
-    /// Set-up: the hands are dealt.
     Dealing,
-    /// Set-up: the first player is drawn.
     ChoosingFirstPlayer,
-    /// The active wizard moves and casts.
     MoveAndCast,
-    /// The active wizard discards and draws.
     DiscardAndDraw,
-    /// The game is over.
     GameOver,
 }
 
@@ -107,7 +104,6 @@ pub struct TurnView {
     /// Cards drawn this turn.
     pub drawn: u8,
     /// The square the wizard first cast from this turn; null before a cast.
-    #[schemars(required)]
     pub cast_from: Option<Pos>,
     /// Extra reach (squares) from Stretch.
     pub stretch_reach: u8,
@@ -136,7 +132,6 @@ pub struct SectorView {
     /// The slot's north-west square.
     pub origin: Pos,
     /// The colour of the sector laid there; null while the slot is empty.
-    #[schemars(required)]
     pub colour: Option<&'static str>,
     /// Quarter turns clockwise the sector was laid at.
     pub quarter_turns: u8,
@@ -168,15 +163,16 @@ pub struct LineView {
 }
 
 /// What a border line is.
+///
+/// - `open`: Open (made or broken by a spell).
+/// - `door`: A door: its own wizard passes, others do not.
+/// - `outer_wall`: The labyrinth's outer wall.
 #[derive(Clone, Copy, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LineKind {
-    /// Open (made or broken by a spell).
     Open,
     Wall,
-    /// A door: its own wizard passes, others do not.
     Door,
-    /// The labyrinth's outer wall.
     OuterWall,
 }
 
@@ -187,10 +183,8 @@ pub struct WizardView {
     /// The wizard's colour (e.g. `red`).
     pub colour: &'static str,
     /// The wizard's home square; null when none.
-    #[schemars(required)]
     pub home: Option<Pos>,
     /// Where the wizard stands; null once dead.
-    #[schemars(required)]
     pub at: Option<Pos>,
     pub alive: bool,
     /// Life points left.
@@ -205,18 +199,15 @@ pub struct WizardView {
     pub hand_count: usize,
     /// The cards in hand: only the wizard's own player (and everyone once the game is over)
     /// sees them; null for every other viewer.
-    #[schemars(required)]
     pub hand: Option<Vec<CardId>>,
     /// Items in play before the wizard (public).
     pub items: Vec<CardId>,
     /// The treasure carried (its index in `treasures`); null when none.
-    #[schemars(required)]
     pub treasure: Option<usize>,
     /// Cards counted against the hand limit.
     pub hand_total: usize,
     pub hand_limit: usize,
     /// The form the wizard has taken (e.g. `Golem Form`); null in the wizard's own form.
-    #[schemars(required)]
     pub form: Option<&'static str>,
     /// Whether the wizard is invisible.
     pub invisible: bool,
@@ -231,10 +222,8 @@ pub struct TreasureView {
     /// The seat that owns it.
     pub owner: Seat,
     /// Where it lies; null while carried.
-    #[schemars(required)]
     pub at: Option<Pos>,
     /// The seat carrying it; null when none.
-    #[schemars(required)]
     pub carried_by: Option<Seat>,
     /// Whether Fool's Gold holds it.
     pub held_by_fools_gold: bool,
@@ -254,7 +243,6 @@ pub struct ObjectView {
     pub fills_square: bool,
     pub cracks: u8,
     /// The spell in play that keeps it; null when none.
-    #[schemars(required)]
     pub spell: Option<u32>,
 }
 
@@ -280,10 +268,8 @@ pub struct CastingView {
     /// How the card is used.
     pub how: How,
     /// The square cast from; null when not fixed yet.
-    #[schemars(required)]
     pub square: Option<Pos>,
     /// The target; null until chosen.
-    #[schemars(required)]
     pub target: Option<Target>,
 }
 
@@ -458,8 +444,7 @@ fn board_view(state: &State) -> BoardView {
                 colour,
                 cracks: (e.cracks > 0).then_some(e.cracks),
                 destroyed: e.destroyed.then_some(true),
-                sealed: (matches!(e.kind, EdgeKind::Door(_)) && state.sealed(p, d))
-                    .then_some(true),
+                sealed: (matches!(e.kind, EdgeKind::Door(_)) && state.sealed(p, d)).then_some(true),
                 created: e.created,
             });
         }
