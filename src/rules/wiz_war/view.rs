@@ -359,14 +359,14 @@ pub fn typed_view(state: &State, viewer: Viewer) -> View {
                 caster: s.caster,
                 energy: s.energy,
                 energy_tokens: s.tokens,
-                target: s.target.clone(),
+                target: s.target,
             })
             .collect(),
         casting: state.casting.as_ref().map(|c| CastingView {
             card: c.card,
             how: c.how,
             square: c.square,
-            target: c.target.clone(),
+            target: c.target,
         }),
         stack: state
             .stack
@@ -376,7 +376,7 @@ pub fn typed_view(state: &State, viewer: Viewer) -> View {
                 card: p.card,
                 name: p.card.name(),
                 how: p.how,
-                target: p.target.clone(),
+                target: p.target,
                 energy: p.energy,
                 counter: p.counter,
                 waiting_for: p.waiting.clone(),
