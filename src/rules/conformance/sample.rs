@@ -58,18 +58,30 @@ pub fn all_viewers(seats: usize) -> Vec<Viewer> {
 }
 
 /// Checks that `R::view` writes exactly the JSON `old` wrote (the same text) for every viewer,
-/// at every `every`-th state of two seeded playouts per seat count and option set.
+/// at every `every`-th state and the last of two seeded playouts per seat count and option
+/// set. Returns how many views were compared, and how many of the states were finished games.
 pub fn same_views<R: Ruleset>(
     old: fn(&R::State, Viewer) -> serde_json::Value,
     steps: usize,
     every: usize,
-) -> usize {
+) -> (usize, usize) {
     let mut compared = 0;
+    let mut ended = 0;
     for options in R::option_sets() {
         for seats in R::seats(&options) {
             for seed in 0..2 {
                 let states = sample_states::<R>(&options, seats, seed, steps);
-                for state in states.iter().step_by(every.max(1)) {
+                let every = every.max(1);
+                // Every `every`-th state, and the last (the end, when the game ended).
+                let last = states.len().saturating_sub(1);
+                let chosen = states
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % every == 0 || *i == last);
+                for (_, state) in chosen {
+                    if matches!(R::next(state), Next::Over(_)) {
+                        ended += 1;
+                    }
                     for viewer in all_viewers(seats) {
                         let new = R::view(state, viewer).to_string();
                         let was = old(state, viewer).to_string();
@@ -85,5 +97,5 @@ pub fn same_views<R: Ruleset>(
             }
         }
     }
-    compared
+    (compared, ended)
 }
