@@ -113,6 +113,8 @@ use super::{Ruleset, Seat};
 mod playout;
 #[path = "conformance/probe.rs"]
 mod probe;
+#[path = "conformance/sample.rs"]
+mod sample;
 #[path = "conformance/schemas.rs"]
 mod schemas;
 #[path = "conformance/secrets.rs"]
@@ -124,6 +126,7 @@ mod toy;
 #[path = "conformance/twins.rs"]
 mod twins;
 
+pub use sample::{all_viewers, same_views, sample_states};
 pub use twins::redeal;
 
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.

@@ -84,7 +84,7 @@ pub fn weighted_index(weights: impl IntoIterator<Item = u32>, point: u64) -> Opt
 }
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Outcome {
     /// The winning seats (several on a shared win; empty if nobody won).
     pub winners: Vec<Seat>,

@@ -65,9 +65,18 @@ fn root_for<T: JsonSchema>() -> Value {
     value
 }
 
+/// The generator of view schemas: a view is only ever written, so its schema describes what
+/// serde writes (a field is required unless it is skipped when empty; an `Option` one may be
+/// null).
+pub fn view_generator() -> SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+}
+
 /// The schemas of ruleset `R`.
 pub fn schemas_of<R: Ruleset>() -> Schemas {
-    let mut view_generator = generator();
+    let mut view_generator = view_generator();
     let view = R::view_schema(&mut view_generator);
     Schemas {
         options: root_for::<R::Options>(),
@@ -238,6 +247,24 @@ impl JsonSchema for super::wiz_war::CardId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_view_schema_says_which_fields_are_always_written_and_which_may_be_null() {
+        let view = schemas_of::<crate::rules::wiz_war::WizWar>().view;
+        let wizard = &view["$defs"]["WizardView"];
+        let required = wizard["required"].as_array().cloned().unwrap_or_default();
+        // A hidden hand is written as null: the field is always there, and may be null.
+        assert!(required.contains(&json!("hand")), "{wizard}");
+        let hand = wizard["properties"]["hand"].to_string();
+        assert!(hand.contains("null"), "{hand}");
+        assert!(!wizard["properties"]["life"].to_string().contains("null"));
+        // A line's `colour` is left out unless it is a door's.
+        let line = &view["$defs"]["LineView"];
+        let required = line["required"].as_array().cloned().unwrap_or_default();
+        assert!(!required.contains(&json!("colour")), "{line}");
+        assert!(required.contains(&json!("kind")), "{line}");
+        assert_eq!(view["properties"]["phase"]["$ref"], "#/$defs/Step");
+    }
 
     #[test]
     fn the_prefix_is_the_id_in_camel_case() {

@@ -114,6 +114,10 @@ impl Ruleset for BagOfFate {
         view::view(state, viewer)
     }
 
+    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        view::view_schema(generator)
+    }
+
     fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
         view::visibility(state, actor, action)
     }

@@ -1,7 +1,12 @@
 //! What each viewer sees: the state view, the log's visibility and redaction, and the
 //! one-line descriptions. Secret: each hand, the cards the Oracle looks at, the deck. Public:
 //! everything else, including the bag's contents (every token draw is resolved openly).
+//!
+//! The view is typed ([`View`]): its JSON Schema is published (`GET /v1/rulesets/bag-of-fate`,
+//! the `BagOfFateView` component of the OpenAPI document), derived from these types.
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::actions::Action;
@@ -9,107 +14,324 @@ use super::data::{Card, Character, CharacterAction, Element, TOKEN_EFFECTS, Toke
 use super::state::{Item, Phase, Player, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    let current = state.current_seat();
-    let looked_at = match current {
-        Some(seat) if viewer.sees_secrets_of(seat) => json!(state.looked_at),
-        _ => Value::Null,
-    };
-    json!({
-        "you": match viewer { Viewer::Seat(seat) => json!(seat), _ => Value::Null },
-        "step": step_kind(state),
-        "round": state.round,
-        "prompt": prompt(state),
-        "current_seat": current,
-        "current_character": state.current_character(),
-        "winner": state.winner(),
-        "turn_order": state.turn_order(),
-        "characters": Character::ALL.map(|c| json!({
-            "character": c,
-            "number": c.number(),
-            "taken_by": state.character_holder(c),
-            "available": state.character_holder(c).is_none(),
-            "text": c.text(),
-        })),
-        "sets": Element::ALL.map(|e| json!({
-            "element": e,
-            "needed": e.set_size(),
-            "reward": e.reward_text(),
-        })),
-        "token_effects": TOKEN_EFFECTS,
-        "players": state.players.iter().enumerate()
-            .map(|(seat, p)| player_view(state, seat, p, viewer))
-            .collect::<Vec<_>>(),
-        "deck_count": state.deck.len(),
-        "discard_count": state.discards.len(),
-        "discards": state.discards,
-        "bag": bag_view(state),
-        "tokens_drawn": state.drawn,
-        "used_element_tokens": state.used_tokens.len(),
-        "looked_at_count": state.looked_at.len(),
-        "looked_at": looked_at,
-        "set_in_progress": match &state.phase {
-            Phase::BuildingSet { element, cards, tokens } => json!({
-                "element": element,
-                "needed": element.set_size(),
-                "icons": set_icons(cards, *tokens),
-                "cards": cards,
-                "tokens": tokens,
-            }),
-            _ => Value::Null,
-        },
-        "trade": match &state.phase {
-            Phase::Trading { partner, take, .. } => json!({ "with": partner, "take": take }),
-            _ => Value::Null,
-        },
-    })
+#[cfg(test)]
+#[path = "view_legacy.rs"]
+mod legacy;
+
+/// What one viewer sees of a Bag of Fate game. Every field is always present (null when it
+/// does not apply). Secrets: the hands (`players[].hand` is null but for the viewer's own) and
+/// the cards being looked at (`looked_at`); the deck's order is nobody's.
+#[derive(Serialize, JsonSchema)]
+pub struct View {
+    /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
+    pub you: Option<Seat>,
+    /// The step the game is at.
+    pub step: Step,
+    /// The round.
+    pub round: u32,
+    /// What the game waits for, in words.
+    pub prompt: String,
+    /// The seat whose turn it is; null during set-up and once the game is over.
+    pub current_seat: Option<Seat>,
+    /// The character the current player chose; null before they choose.
+    pub current_character: Option<Character>,
+    /// The winning seat; null until the game is over.
+    pub winner: Option<Seat>,
+    /// The seats in turn order (by turn marker).
+    pub turn_order: Vec<Seat>,
+    /// The seven characters, in number order, and who holds each this round.
+    pub characters: Vec<CharacterView>,
+    /// What each element's set needs and gives.
+    pub sets: Vec<SetRule>,
+    /// What the special tokens do, in words.
+    pub token_effects: &'static str,
+    /// Every player, by seat.
+    pub players: Vec<PlayerView>,
+    /// Cards left in the deck.
+    pub deck_count: usize,
+    /// Cards in the discard pile.
+    pub discard_count: usize,
+    /// The discard pile (face up).
+    pub discards: Vec<Card>,
+    /// What the Bag of Fate holds (public).
+    pub bag: BagView,
+    /// The tokens drawn from the bag this turn, in order.
+    pub tokens_drawn: Vec<Token>,
+    /// Element tokens used up (out of the game).
+    pub used_element_tokens: usize,
+    /// How many cards the current player is looking at (public).
+    pub looked_at_count: usize,
+    /// The cards the current player is looking at (the Oracle): only that player (and everyone
+    /// once the game is over) sees them; null for every other viewer and when there is no
+    /// current player.
+    pub looked_at: Option<Vec<Card>>,
+    /// The set being turned in; null when none.
+    pub set_in_progress: Option<SetInProgress>,
+    /// The Trader's trade under way; null when none.
+    pub trade: Option<TradeView>,
 }
 
-fn player_view(state: &State, seat: Seat, player: &Player, viewer: Viewer) -> Value {
-    let icons: serde_json::Map<String, Value> = Element::ALL
-        .into_iter()
-        .map(|e| (element_key(e), json!(player.icons(e))))
-        .collect();
-    json!({
-        "seat": seat,
-        "level": player.level,
-        "gems_in_supply": player.gems,
-        "gems_in_bag": state.gems_in_bag(seat),
-        "hand_size": player.hand.len(),
-        "hand": if viewer.sees_secrets_of(seat) { json!(player.hand) } else { Value::Null },
-        "face_up": player.face_up,
-        "tokens": player.tokens,
-        "icons": icons,
-        "can_turn_in": player.completable(),
-        "character": player.character,
-        "turn_marker": player.turn_marker,
-    })
+/// The step the game is at.
+///
+/// - `dealing`: Set-up: the hands are dealt.
+/// - `placing_turn_markers`: Set-up: the turn markers are drawn.
+/// - `choose_character`: The current player chooses a character.
+/// - `draw_cards`: The current player draws cards.
+/// - `look_at_cards`: The current player looks at the top cards of the deck.
+/// - `keep_card`: The current player keeps one of the cards looked at.
+/// - `play_cards`: The current player plays cards from hand.
+/// - `trade`: The current player trades.
+/// - `draw_tokens`: The current player draws tokens from the bag.
+/// - `wizard_draw`: The Wizard draws tokens, seeking their own gem.
+/// - `acting`: The current player acts.
+/// - `turn_in_sets`: The current player may turn in sets or end the turn.
+/// - `build_set`: The current player is putting a set together.
+/// - `game_over`: The game is over.
+#[derive(Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Dealing,
+    PlacingTurnMarkers,
+    ChooseCharacter,
+    DrawCards,
+    LookAtCards,
+    KeepCard,
+    PlayCards,
+    Trade,
+    DrawTokens,
+    WizardDraw,
+    Acting,
+    TurnInSets,
+    BuildSet,
+    GameOver,
 }
 
-fn bag_view(state: &State) -> Value {
-    let mut elements = serde_json::Map::new();
-    for e in Element::ALL {
-        let n = state
-            .bag
-            .iter()
-            .filter(|&&t| t == Token::Element(e))
-            .count();
-        elements.insert(element_key(e), json!(n));
+/// One character tile.
+#[derive(Serialize, JsonSchema)]
+pub struct CharacterView {
+    pub character: Character,
+    /// Its number (1 to 7): the order characters act in.
+    pub number: u8,
+    /// The seat that took it this round; null when free.
+    pub taken_by: Option<Seat>,
+    /// Whether it is free to choose.
+    pub available: bool,
+    /// What it does, in words.
+    pub text: String,
+}
+
+/// One element's set.
+#[derive(Serialize, JsonSchema)]
+pub struct SetRule {
+    pub element: Element,
+    /// Icons of the element a set needs.
+    pub needed: u32,
+    /// What turning the set in gives, in words.
+    pub reward: String,
+}
+
+/// A count for each element.
+#[derive(Serialize, JsonSchema)]
+pub struct ElementCounts {
+    pub potions: u32,
+    pub flowers: u32,
+    pub snails: u32,
+    pub mushrooms: u32,
+    pub crystals: u32,
+}
+
+impl ElementCounts {
+    fn of(count: impl Fn(Element) -> u32) -> ElementCounts {
+        ElementCounts {
+            potions: count(Element::Potions),
+            flowers: count(Element::Flowers),
+            snails: count(Element::Snails),
+            mushrooms: count(Element::Mushrooms),
+            crystals: count(Element::Crystals),
+        }
     }
-    let gems: Vec<usize> = (0..state.seats())
-        .map(|seat| state.bag.iter().filter(|&&t| t == Token::Gem(seat)).count())
-        .collect();
-    json!({
-        "total": state.bag.len(),
-        "element_tokens": elements,
-        "add_a_gem": state.bag.iter().filter(|&&t| t == Token::AddAGem).count(),
-        "level_up": state.bag.iter().filter(|&&t| t == Token::LevelUp).count(),
-        "gems": gems,
-    })
 }
 
-fn element_key(element: Element) -> String {
-    element.name().to_lowercase()
+/// One player.
+#[derive(Serialize, JsonSchema)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub level: u8,
+    /// Gems not yet in the bag.
+    pub gems_in_supply: u8,
+    /// This player's gems in the bag.
+    pub gems_in_bag: usize,
+    /// Cards in hand (public).
+    pub hand_size: usize,
+    /// The cards in hand: only the player themself (and everyone once the game is over) sees
+    /// them; null for every other viewer.
+    pub hand: Option<Vec<Card>>,
+    /// Cards played face up before the player.
+    pub face_up: Vec<Card>,
+    /// Element tokens kept.
+    pub tokens: Vec<Element>,
+    /// Icons of each element the player has (face-up cards and tokens).
+    pub icons: ElementCounts,
+    /// The elements of which the player could turn in a set now.
+    pub can_turn_in: Vec<Element>,
+    /// The character chosen this round; null before choosing.
+    pub character: Option<Character>,
+    /// The player's space on the turn order track; null before it is drawn.
+    pub turn_marker: Option<u8>,
+}
+
+/// What the Bag of Fate holds.
+#[derive(Serialize, JsonSchema)]
+pub struct BagView {
+    /// Tokens in the bag.
+    pub total: usize,
+    /// Element tokens of each element.
+    pub element_tokens: ElementCounts,
+    /// Add-a-Gem tokens.
+    pub add_a_gem: usize,
+    /// Level-Up tokens.
+    pub level_up: usize,
+    /// Gems of each seat, by seat.
+    pub gems: Vec<usize>,
+}
+
+/// A set being turned in.
+#[derive(Serialize, JsonSchema)]
+pub struct SetInProgress {
+    pub element: Element,
+    /// Icons the set needs.
+    pub needed: u32,
+    /// Icons put in so far.
+    pub icons: u32,
+    /// The cards put in.
+    pub cards: Vec<Card>,
+    /// The element tokens put in.
+    pub tokens: u8,
+}
+
+/// The Trader's trade.
+#[derive(Serialize, JsonSchema)]
+pub struct TradeView {
+    /// The partner; null until chosen.
+    pub with: Option<Seat>,
+    /// What the Trader takes from the partner; null until chosen.
+    pub take: Option<Item>,
+}
+
+pub fn view(state: &State, viewer: Viewer) -> Value {
+    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
+}
+
+/// What `viewer` sees of the state, typed.
+pub fn typed_view(state: &State, viewer: Viewer) -> View {
+    let current = state.current_seat();
+    View {
+        you: match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            _ => None,
+        },
+        step: step_kind(state),
+        round: state.round,
+        prompt: prompt(state),
+        current_seat: current,
+        current_character: state.current_character(),
+        winner: state.winner(),
+        turn_order: state.turn_order(),
+        characters: Character::ALL
+            .into_iter()
+            .map(|c| CharacterView {
+                character: c,
+                number: c.number(),
+                taken_by: state.character_holder(c),
+                available: state.character_holder(c).is_none(),
+                text: c.text(),
+            })
+            .collect(),
+        sets: Element::ALL
+            .into_iter()
+            .map(|e| SetRule {
+                element: e,
+                needed: e.set_size(),
+                reward: e.reward_text(),
+            })
+            .collect(),
+        token_effects: TOKEN_EFFECTS,
+        players: state
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| player_view(state, seat, p, viewer))
+            .collect(),
+        deck_count: state.deck.len(),
+        discard_count: state.discards.len(),
+        discards: state.discards.clone(),
+        bag: bag_view(state),
+        tokens_drawn: state.drawn.clone(),
+        used_element_tokens: state.used_tokens.len(),
+        looked_at_count: state.looked_at.len(),
+        looked_at: match current {
+            Some(seat) if viewer.sees_secrets_of(seat) => Some(state.looked_at.clone()),
+            _ => None,
+        },
+        set_in_progress: match &state.phase {
+            Phase::BuildingSet {
+                element,
+                cards,
+                tokens,
+            } => Some(SetInProgress {
+                element: *element,
+                needed: element.set_size(),
+                icons: set_icons(cards, *tokens),
+                cards: cards.clone(),
+                tokens: *tokens,
+            }),
+            _ => None,
+        },
+        trade: match &state.phase {
+            Phase::Trading { partner, take, .. } => Some(TradeView {
+                with: *partner,
+                take: *take,
+            }),
+            _ => None,
+        },
+    }
+}
+
+fn player_view(state: &State, seat: Seat, player: &Player, viewer: Viewer) -> PlayerView {
+    PlayerView {
+        seat,
+        level: player.level,
+        gems_in_supply: player.gems,
+        gems_in_bag: state.gems_in_bag(seat),
+        hand_size: player.hand.len(),
+        hand: viewer.sees_secrets_of(seat).then(|| player.hand.clone()),
+        face_up: player.face_up.clone(),
+        tokens: player.tokens.clone(),
+        icons: ElementCounts::of(|e| player.icons(e)),
+        can_turn_in: player.completable(),
+        character: player.character,
+        turn_marker: player.turn_marker,
+    }
+}
+
+fn bag_view(state: &State) -> BagView {
+    let count = |token: Token| state.bag.iter().filter(|&&t| t == token).count();
+    BagView {
+        total: state.bag.len(),
+        element_tokens: ElementCounts::of(|e| {
+            u32::try_from(count(Token::Element(e))).unwrap_or(u32::MAX)
+        }),
+        add_a_gem: count(Token::AddAGem),
+        level_up: count(Token::LevelUp),
+        gems: (0..state.seats())
+            .map(|seat| count(Token::Gem(seat)))
+            .collect(),
+    }
+}
+
+/// The schema of [`View`], its parts under `generator`'s definitions.
+pub fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<View>()
 }
 
 fn set_icons(cards: &[Card], tokens: u8) -> u32 {
@@ -117,25 +339,25 @@ fn set_icons(cards: &[Card], tokens: u8) -> u32 {
 }
 
 /// A stable name for the current step, for clients.
-fn step_kind(state: &State) -> &'static str {
+fn step_kind(state: &State) -> Step {
     match &state.phase {
-        Phase::Dealing => "dealing",
-        Phase::PlacingMarkers => "placing_turn_markers",
-        Phase::ChoosingCharacter => "choose_character",
+        Phase::Dealing => Step::Dealing,
+        Phase::PlacingMarkers => Step::PlacingTurnMarkers,
+        Phase::ChoosingCharacter => Step::ChooseCharacter,
         Phase::Acting { .. } => match state.current_action() {
-            Some(CharacterAction::DrawCards(_)) => "draw_cards",
-            Some(CharacterAction::LookAtCards(_)) => "look_at_cards",
-            Some(CharacterAction::KeepOneLookedAt) => "keep_card",
-            Some(CharacterAction::PlayCards(_)) => "play_cards",
-            Some(CharacterAction::Trade) => "trade",
-            Some(CharacterAction::DrawTokens(_)) => "draw_tokens",
-            Some(CharacterAction::WizardDraw) => "wizard_draw",
-            None => "acting",
+            Some(CharacterAction::DrawCards(_)) => Step::DrawCards,
+            Some(CharacterAction::LookAtCards(_)) => Step::LookAtCards,
+            Some(CharacterAction::KeepOneLookedAt) => Step::KeepCard,
+            Some(CharacterAction::PlayCards(_)) => Step::PlayCards,
+            Some(CharacterAction::Trade) => Step::Trade,
+            Some(CharacterAction::DrawTokens(_)) => Step::DrawTokens,
+            Some(CharacterAction::WizardDraw) => Step::WizardDraw,
+            None => Step::Acting,
         },
-        Phase::Trading { .. } => "trade",
-        Phase::TurningIn => "turn_in_sets",
-        Phase::BuildingSet { .. } => "build_set",
-        Phase::Over { .. } => "game_over",
+        Phase::Trading { .. } => Step::Trade,
+        Phase::TurningIn => Step::TurnInSets,
+        Phase::BuildingSet { .. } => Step::BuildSet,
+        Phase::Over { .. } => Step::GameOver,
     }
 }
 

@@ -112,9 +112,11 @@ struct View {
     scores: Vec<u32>,
     deck: usize,
     hand_sizes: Vec<usize>,
-    /// The viewer's own hand (a seat's view only).
+    /// The viewer's own hand (a seat's view only; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
     hand: Option<Vec<Card>>,
-    /// Every hand (once the game is over).
+    /// Every hand (the everyone-view only; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
     hands: Option<Vec<Vec<Card>>>,
 }
 

@@ -109,7 +109,9 @@ impl Food {
 }
 
 /// A token: a food, or a gnome token of a clan colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Token {
     Acorn,
@@ -139,7 +141,7 @@ impl Token {
 }
 
 /// One clan card.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClanCard {
     pub colour: Colour,
     /// Gnomes in the clan.
@@ -214,7 +216,7 @@ pub struct TerritoryCard {
 }
 
 /// What an objective card asks for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Needs {
     /// Food tokens of each kind.
@@ -225,7 +227,9 @@ pub enum Needs {
     Statues([Territory; 2]),
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct FoodCount {
     pub acorn: u8,
     pub apple: u8,

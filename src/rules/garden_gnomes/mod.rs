@@ -262,6 +262,10 @@ impl Ruleset for GardenGnomes {
         view::view(state, viewer)
     }
 
+    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        view::view_schema(generator)
+    }
+
     fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
         view::visibility(state, actor, action)
     }

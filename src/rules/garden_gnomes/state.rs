@@ -106,7 +106,7 @@ impl Clan {
 }
 
 /// One die thrown in a combat round, declared against a target clan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Die {
     pub attacker: Colour,
     pub target: Colour,
@@ -127,10 +127,10 @@ pub struct Combat {
 }
 
 /// How the game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Ending {
     pub winners: Vec<Seat>,
-    /// Advanced scores by seat, when scores decided the game.
+    /// Advanced scores by seat, when scores decided the game (null otherwise).
     pub scores: Option<Vec<i64>>,
     /// The clans that completed all their objectives.
     pub finished: Vec<Colour>,

@@ -1,182 +1,399 @@
 //! What each viewer sees: the state view, the log's visibility and redaction, and the one-line
 //! descriptions. Secret: the objectives dealt, kept and discarded (each player sees their own;
 //! others see how many) and the undealt neutral objectives. Public: everything else.
+//!
+//! The view is typed ([`View`]): its JSON Schema is published (`GET /v1/rulesets/garden-gnomes`,
+//! the `GardenGnomesView` component of the OpenAPI document), derived from these types.
 
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::Scoring;
 use super::actions::{Action, Focus, apply_noting, focus, legal_moves};
 use super::data::{
-    Colour, Food, Token, describe_needs, describe_objective, neighbours, objective, territories,
-    territory_name,
+    ClanCard, Colour, FoodCount, Needs, Territory, Token, describe_needs, describe_objective,
+    neighbours, objective, territories, territory_name,
 };
 use super::flow::{Happening, advanced_score, satisfies};
-use super::state::{Clan, Phase, State};
+use super::state::{Clan, Die, Ending, Phase, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    let acting = state.acting_clan().and_then(|i| state.clan(i));
-    json!({
-        "you": match viewer { Viewer::Seat(seat) => json!(seat), _ => Value::Null },
-        "step": step_kind(state),
-        "prompt": prompt(state),
-        "round": state.round,
-        "round_limit": state.round_limit,
-        "scoring": state.scoring,
-        "objectives_to_keep": state.keep,
-        "first_player": state.clan(state.first).and_then(|c| c.colour),
-        "acting_clan": acting.and_then(|c| c.colour),
-        "acting_seat": acting.map(|c| c.seat),
-        "clans": state.clans.iter().enumerate()
-            .map(|(i, c)| clan_view(state, i, c, viewer))
-            .collect::<Vec<_>>(),
-        "territories": territories_view(state),
-        "supply": tokens_view(&state.supply),
-        "neutral_objectives_undealt": state.neutral_deck.len(),
-        "movement": match &state.phase {
-            Phase::Movement { moves, .. } => json!({
-                "moves": moves,
-                "possible_moves": legal_moves(state),
-            }),
-            _ => Value::Null,
-        },
-        "combat": combat_view(state),
-        "outcome": match &state.phase {
-            Phase::Over(ending) => json!(ending),
-            _ => Value::Null,
-        },
-    })
+#[cfg(test)]
+#[path = "view_legacy.rs"]
+mod legacy;
+
+/// What one viewer sees of a Garden Gnomes game. Every field is always present (null when it
+/// does not apply). Secrets: each clan's objectives (`clans[].objectives_*` and
+/// `advanced_score` are null but for the viewer's own clans; the counts are public) and the
+/// undealt neutral objectives (a count).
+#[derive(Serialize, JsonSchema)]
+pub struct View {
+    /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
+    pub you: Option<Seat>,
+    /// The step the game is at.
+    pub step: Step,
+    /// What the game waits for, in words.
+    pub prompt: String,
+    /// The round.
+    pub round: u32,
+    /// The last round; null when the game has no round limit.
+    pub round_limit: Option<u32>,
+    /// How the game is scored (the `scoring` option).
+    pub scoring: Scoring,
+    /// Objectives each clan keeps.
+    pub objectives_to_keep: u8,
+    /// The clan with the first player token; null before it is drawn.
+    pub first_player: Option<Colour>,
+    /// The clan acting now; null when none does (chance, simultaneous choices, the end).
+    pub acting_clan: Option<Colour>,
+    /// The seat of `acting_clan`; null with it.
+    pub acting_seat: Option<Seat>,
+    /// Every clan, in clan order (a seat may have several).
+    pub clans: Vec<ClanView>,
+    /// Every territory of the map, by id.
+    pub territories: Vec<TerritoryView>,
+    /// The tokens left in the supply.
+    pub supply: Tokens,
+    /// Neutral objectives not dealt (their faces are secret).
+    pub neutral_objectives_undealt: usize,
+    /// The movement phase: the moves made and those possible; null in other phases.
+    pub movement: Option<MovementView>,
+    /// The battle being fought; null when none.
+    pub combat: Option<CombatView>,
+    /// How the game ended; null until it is over.
+    pub outcome: Option<Ending>,
 }
 
-fn clan_view(state: &State, i: usize, clan: &Clan, viewer: Viewer) -> Value {
+/// The step the game is at.
+///
+/// - `assigning_clans`: Set-up: colours are drawn for the clans.
+/// - `choosing_first_player`: Set-up: the first player is drawn.
+/// - `dealing_objectives`: Set-up: neutral objectives are dealt.
+/// - `choose_objectives`: Every player keeps objectives for each of their clans at the same time.
+/// - `reinforcement`: A clan decides how many gnomes to put onto its home.
+/// - `movement`: A clan moves gnomes.
+/// - `declare_targets`: A clan declares its dice in a battle.
+/// - `rolling`: The declared dice are rolled.
+/// - `game_over`: The game is over.
+#[derive(Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    AssigningClans,
+    ChoosingFirstPlayer,
+    DealingObjectives,
+    ChooseObjectives,
+    Reinforcement,
+    Movement,
+    DeclareTargets,
+    Rolling,
+    GameOver,
+}
+
+/// One clan.
+#[derive(Serialize, JsonSchema)]
+pub struct ClanView {
+    /// The seat that plays the clan.
+    pub seat: Seat,
+    /// The clan's colour; null before it is drawn.
+    pub colour: Option<Colour>,
+    /// The clan card; null before the colour is drawn.
+    pub card: Option<ClanCard>,
+    /// The clan card's text; null with it.
+    pub card_text: Option<String>,
+    /// The clan's home territory; null when none.
+    pub home: Option<Territory>,
+    /// Gnomes on the board.
+    pub on_board: u32,
+    /// Gnomes in reserve.
+    pub reserve: u8,
+    /// The tokens the clan holds.
+    pub tokens: Tokens,
+    /// Gnome tokens of other clans held.
+    pub hostages: u32,
+    /// Objectives dealt to the clan and not yet kept or discarded (public count).
+    pub objectives_dealt_count: usize,
+    /// Objectives kept (public count).
+    pub objectives_kept_count: usize,
+    /// Whether the clan still chooses objectives.
+    pub choosing_objectives: bool,
+    /// The objectives dealt and not yet chosen: only the clan's player (and everyone once the
+    /// game is over) sees them; null for every other viewer.
+    pub objectives_dealt: Option<Vec<ObjectiveView>>,
+    /// The objectives kept; secret like `objectives_dealt`.
+    pub objectives_kept: Option<Vec<ObjectiveView>>,
+    /// The objectives discarded; secret like `objectives_dealt`.
+    pub objectives_discarded: Option<Vec<ObjectiveView>>,
+    /// The clan's advanced score now; secret like `objectives_dealt`.
+    pub advanced_score: Option<i64>,
+}
+
+/// An objective card. For a card id the game does not know (never in a game it made) only
+/// `id` and `text` are present.
+#[derive(Serialize, JsonSchema)]
+pub struct ObjectiveView {
+    pub id: u16,
+    /// The clan whose own objective it is; null for a neutral one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clan: Option<Option<Colour>>,
+    /// What it asks for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needs: Option<Needs>,
+    /// What it asks for, in words.
+    pub text: String,
+    /// Whether the clan meets it now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub met_now: Option<bool>,
+}
+
+/// Tokens held: food by kind and gnome tokens by colour.
+#[derive(Serialize, JsonSchema)]
+pub struct Tokens {
+    pub food: FoodCount,
+    pub gnome: GnomeCount,
+}
+
+/// Gnome tokens of each colour.
+#[derive(Serialize, JsonSchema)]
+pub struct GnomeCount {
+    pub red: u8,
+    pub green: u8,
+    pub yellow: u8,
+    pub black: u8,
+    pub white: u8,
+    pub blue: u8,
+}
+
+/// One territory.
+#[derive(Serialize, JsonSchema)]
+pub struct TerritoryView {
+    pub id: Territory,
+    pub name: String,
+    /// The token its holder collects in the loot phase; null for a statue.
+    pub yields: Option<Token>,
+    /// The clan whose home it is; null when none.
+    pub home_of: Option<Colour>,
+    /// Whether it is a statue.
+    pub statue: bool,
+    /// The territory in words.
+    pub text: String,
+    /// The territories next to it.
+    pub neighbours: &'static [Territory],
+    /// Gnomes there, by clan colour (only clans with gnomes there).
+    pub gnomes: BTreeMap<Colour, u8>,
+}
+
+/// The movement phase.
+#[derive(Serialize, JsonSchema)]
+pub struct MovementView {
+    /// The moves made, each `[from, to]`.
+    pub moves: Vec<[Territory; 2]>,
+    /// The moves the acting clan may make now, each `[from, to]`.
+    pub possible_moves: Vec<(Territory, Territory)>,
+}
+
+/// A battle.
+#[derive(Serialize, JsonSchema)]
+pub struct CombatView {
+    pub territory: Territory,
+    pub territory_name: String,
+    /// Combat rounds fought there so far.
+    pub combat_round: u32,
+    /// The clans in the battle.
+    pub clans: Vec<Colour>,
+    /// The clan declaring its dice now; null while dice are rolled.
+    pub declaring: Option<Colour>,
+    /// The dice declared this round, in order.
+    pub dice: Vec<Die>,
+    /// The rolls so far, one for each of the first dice.
+    pub rolls: Vec<u8>,
+}
+
+pub fn view(state: &State, viewer: Viewer) -> Value {
+    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
+}
+
+/// What `viewer` sees of the state, typed.
+pub fn typed_view(state: &State, viewer: Viewer) -> View {
+    let acting = state.acting_clan().and_then(|i| state.clan(i));
+    View {
+        you: match viewer {
+            Viewer::Seat(seat) => Some(seat),
+            _ => None,
+        },
+        step: step_kind(state),
+        prompt: prompt(state),
+        round: state.round,
+        round_limit: state.round_limit,
+        scoring: state.scoring,
+        objectives_to_keep: state.keep,
+        first_player: state.clan(state.first).and_then(|c| c.colour),
+        acting_clan: acting.and_then(|c| c.colour),
+        acting_seat: acting.map(|c| c.seat),
+        clans: state
+            .clans
+            .iter()
+            .enumerate()
+            .map(|(i, c)| clan_view(state, i, c, viewer))
+            .collect(),
+        territories: territories_view(state),
+        supply: tokens_view(&state.supply),
+        neutral_objectives_undealt: state.neutral_deck.len(),
+        movement: match &state.phase {
+            Phase::Movement { moves, .. } => Some(MovementView {
+                moves: moves.clone(),
+                possible_moves: legal_moves(state),
+            }),
+            _ => None,
+        },
+        combat: combat_view(state),
+        outcome: match &state.phase {
+            Phase::Over(ending) => Some(ending.clone()),
+            _ => None,
+        },
+    }
+}
+
+fn clan_view(state: &State, i: usize, clan: &Clan, viewer: Viewer) -> ClanView {
     let card = clan.colour.map(Colour::card);
     let secret = viewer.sees_secrets_of(clan.seat);
-    let cards = |ids: &[u16]| -> Value {
-        if secret {
-            json!(
-                ids.iter()
-                    .map(|&id| objective_view(state, i, id))
-                    .collect::<Vec<_>>()
-            )
-        } else {
-            Value::Null
-        }
+    let cards = |ids: &[u16]| -> Option<Vec<ObjectiveView>> {
+        secret.then(|| ids.iter().map(|&id| objective_view(state, i, id)).collect())
     };
     let score = advanced_score(state, i);
-    json!({
-        "seat": clan.seat,
-        "colour": clan.colour,
-        "card": card,
-        "card_text": card.map(|c| c.text()),
-        "home": clan.colour.and_then(Colour::home),
-        "on_board": clan.on_board(),
-        "reserve": clan.reserve(),
-        "tokens": tokens_view(&clan.tokens),
-        "hostages": clan.hostages(),
-        "objectives_dealt_count": clan.offered.len(),
-        "objectives_kept_count": clan.kept.len(),
-        "choosing_objectives": matches!(state.phase, Phase::ChoosingObjectives)
+    ClanView {
+        seat: clan.seat,
+        colour: clan.colour,
+        card_text: card.as_ref().map(ClanCard::text),
+        card,
+        home: clan.colour.and_then(Colour::home),
+        on_board: clan.on_board(),
+        reserve: clan.reserve(),
+        tokens: tokens_view(&clan.tokens),
+        hostages: clan.hostages(),
+        objectives_dealt_count: clan.offered.len(),
+        objectives_kept_count: clan.kept.len(),
+        choosing_objectives: matches!(state.phase, Phase::ChoosingObjectives)
             && clan.choosing(state.keep),
-        "objectives_dealt": cards(&clan.offered),
-        "objectives_kept": cards(&clan.kept),
-        "objectives_discarded": cards(&clan.discarded),
-        "advanced_score": if secret { json!(score.1) } else { Value::Null },
-    })
+        objectives_dealt: cards(&clan.offered),
+        objectives_kept: cards(&clan.kept),
+        objectives_discarded: cards(&clan.discarded),
+        advanced_score: secret.then_some(score.1),
+    }
 }
 
-fn objective_view(state: &State, clan: usize, id: u16) -> Value {
+fn objective_view(state: &State, clan: usize, id: u16) -> ObjectiveView {
     match objective(id) {
-        Some(card) => json!({
-            "id": id,
-            "clan": card.clan,
-            "needs": card.needs,
-            "text": describe_needs(&card.needs),
-            "met_now": satisfies(state, clan, &[id]),
-        }),
-        None => json!({ "id": id, "text": describe_objective(id) }),
+        Some(card) => ObjectiveView {
+            id,
+            clan: Some(card.clan),
+            needs: Some(card.needs.clone()),
+            text: describe_needs(&card.needs),
+            met_now: Some(satisfies(state, clan, &[id])),
+        },
+        None => ObjectiveView {
+            id,
+            clan: None,
+            needs: None,
+            text: describe_objective(id),
+            met_now: None,
+        },
     }
 }
 
-fn tokens_view(tally: &[(Token, u8)]) -> Value {
-    let mut food = Map::new();
-    for f in Food::ALL {
-        food.insert(
-            f.name().to_string(),
-            json!(super::state::count(tally, Token::food(f))),
-        );
+fn tokens_view(tally: &[(Token, u8)]) -> Tokens {
+    let count = |token: Token| super::state::count(tally, token);
+    Tokens {
+        food: FoodCount {
+            acorn: count(Token::Acorn),
+            apple: count(Token::Apple),
+            berry: count(Token::Berry),
+        },
+        gnome: GnomeCount {
+            red: count(Token::Gnome(Colour::Red)),
+            green: count(Token::Gnome(Colour::Green)),
+            yellow: count(Token::Gnome(Colour::Yellow)),
+            black: count(Token::Gnome(Colour::Black)),
+            white: count(Token::Gnome(Colour::White)),
+            blue: count(Token::Gnome(Colour::Blue)),
+        },
     }
-    let mut gnomes = Map::new();
-    for c in Colour::ALL {
-        gnomes.insert(
-            c.name().to_lowercase(),
-            json!(super::state::count(tally, Token::Gnome(c))),
-        );
-    }
-    json!({ "food": food, "gnome": gnomes })
 }
 
-fn territories_view(state: &State) -> Value {
-    let list: Vec<Value> = territories()
+fn territories_view(state: &State) -> Vec<TerritoryView> {
+    territories()
         .iter()
         .enumerate()
         .map(|(t, card)| {
             let id = u8::try_from(t).unwrap_or(u8::MAX);
-            let mut gnomes = Map::new();
+            let mut gnomes = BTreeMap::new();
             for c in &state.clans {
                 let n = c.gnomes_at(id);
                 if let (Some(colour), true) = (c.colour, n > 0) {
-                    gnomes.insert(colour.name().to_lowercase(), json!(n));
+                    gnomes.insert(colour, n);
                 }
             }
-            json!({
-                "id": id,
-                "name": card.name,
-                "yields": card.yields,
-                "home_of": card.home_of,
-                "statue": card.statue,
-                "text": card.text(),
-                "neighbours": neighbours(id),
-                "gnomes": gnomes,
-            })
+            TerritoryView {
+                id,
+                name: card.name.clone(),
+                yields: card.yields,
+                home_of: card.home_of,
+                statue: card.statue,
+                text: card.text(),
+                neighbours: neighbours(id),
+                gnomes,
+            }
         })
-        .collect();
-    json!(list)
+        .collect()
 }
 
-fn combat_view(state: &State) -> Value {
+fn combat_view(state: &State) -> Option<CombatView> {
     let Phase::Combat(combat) = &state.phase else {
-        return Value::Null;
+        return None;
     };
-    json!({
-        "territory": combat.territory,
-        "territory_name": territory_name(combat.territory),
-        "combat_round": combat.round,
-        "clans": state.occupants(combat.territory).iter()
+    Some(CombatView {
+        territory: combat.territory,
+        territory_name: territory_name(combat.territory),
+        combat_round: combat.round,
+        clans: state
+            .occupants(combat.territory)
+            .iter()
             .filter_map(|&i| state.clan(i).and_then(|c| c.colour))
-            .collect::<Vec<_>>(),
-        "declaring": state.declarer().and_then(|i| state.clan(i)).and_then(|c| c.colour),
-        "dice": combat.dice,
-        "rolls": combat.rolls,
+            .collect(),
+        declaring: state
+            .declarer()
+            .and_then(|i| state.clan(i))
+            .and_then(|c| c.colour),
+        dice: combat.dice.clone(),
+        rolls: combat.rolls.clone(),
     })
 }
 
 /// A stable name for the current step, for clients.
-fn step_kind(state: &State) -> &'static str {
+fn step_kind(state: &State) -> Step {
     match &state.phase {
-        Phase::AssigningClans => "assigning_clans",
-        Phase::ChoosingFirstPlayer => "choosing_first_player",
-        Phase::DealingObjectives => "dealing_objectives",
-        Phase::ChoosingObjectives => "choose_objectives",
-        Phase::Reinforcement { .. } => "reinforcement",
-        Phase::Movement { .. } => "movement",
+        Phase::AssigningClans => Step::AssigningClans,
+        Phase::ChoosingFirstPlayer => Step::ChoosingFirstPlayer,
+        Phase::DealingObjectives => Step::DealingObjectives,
+        Phase::ChoosingObjectives => Step::ChooseObjectives,
+        Phase::Reinforcement { .. } => Step::Reinforcement,
+        Phase::Movement { .. } => Step::Movement,
         Phase::Combat(_) => {
             if state.declarer().is_some() {
-                "declare_targets"
+                Step::DeclareTargets
             } else {
-                "rolling"
+                Step::Rolling
             }
         }
-        Phase::Over(_) => "game_over",
+        Phase::Over(_) => Step::GameOver,
     }
+}
+
+/// The schema of [`View`], its parts under `generator`'s definitions.
+pub fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<View>()
 }
 
 fn label(state: &State, i: usize) -> String {

@@ -17,7 +17,7 @@ pub struct UnitRef {
     pub slot: u8,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// A Clan not called yet.
@@ -27,7 +27,7 @@ pub enum Status {
 }
 
 /// A token counter on a unit, with its effect ring: it lasts until play returns to `ring`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Counter {
     pub token: Token,
     pub ring: Seat,
@@ -309,7 +309,7 @@ pub struct Cast {
 }
 
 /// What happens when a reaction window closes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum After {
     /// After an attack is declared: resolve it (the evade rule applies).
@@ -325,7 +325,7 @@ pub enum After {
 }
 
 /// A reaction window: the seats that may cast now, each answering `cast` or `pass`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Window {
     /// Who may still answer, in turn order.
     pub waiting: Vec<Seat>,
@@ -340,7 +340,7 @@ pub struct Window {
 
 /// A unit moved by another player's ability (a teammate's or a temporary ally's): "the player
 /// who controls that unit decides which space the unit moves to" (l.383).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Placement {
     pub unit: UnitRef,
     /// The ability moves it up to this many spaces.
@@ -362,7 +362,7 @@ pub struct Resolving {
 }
 
 /// An attack declared and not yet resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PendingAttack {
     pub attacker: UnitRef,
     pub target: UnitRef,
@@ -436,7 +436,7 @@ pub struct State {
     pub result: Option<Result>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Result {
     pub winners: Vec<Seat>,
     pub scores: Vec<i64>,

@@ -2,13 +2,310 @@
 //! one-line descriptions. Secret: each hand of Secret abilities and of Learned cards held,
 //! the cards being drawn and the Learned card kept until it is attached, the decks (shown as
 //! counts). Everything else is public.
+//!
+//! The view is typed ([`View`]): its JSON Schema is published
+//! (`GET /v1/rulesets/gnomes-and-wizards`, the `GnomesAndWizardsView` component of the OpenAPI
+//! document), derived from these types.
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::actions::Action;
-use super::data::{self, CardId, Deck};
-use super::state::{Cast, Phase, Source, State, Step, Target, Unit, UnitRef};
+use super::board::{Side, TileId};
+use super::data::{self, CardId, Deck, Face, Tribe};
+use super::state::{
+    Cast, Counter, PendingAttack, Phase, Placement, Result as GameResult, Source, State, Status,
+    Step, Target, Unit, UnitRef, Window,
+};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
+
+#[cfg(test)]
+#[path = "view_legacy.rs"]
+mod legacy;
+
+/// What one viewer sees of a Gnomes and Wizards game. Every field is always present (null when
+/// it does not apply). Secrets: each player's hands of Secret abilities and Learned cards
+/// (`players[].hand` and `learned_hand` are null but for the viewer's own), the cards being
+/// drawn and the Learned card kept until attached (`draw.drawn`, `draw.learned_to_attach`:
+/// the drawer's only), and the decks (counts).
+#[derive(Serialize, JsonSchema)]
+pub struct View {
+    /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
+    pub you: Option<Seat>,
+    /// What the game waits for, in words.
+    pub prompt: String,
+    /// The round.
+    pub round: u8,
+    /// The last round.
+    pub last_round: u8,
+    /// Whether an extra round is being played.
+    pub extra_round: bool,
+    /// The seat whose turn it is; null outside turns.
+    pub current_seat: Option<Seat>,
+    /// The seat that plays first each round.
+    pub first_player: Seat,
+    /// The set-up phase, or the step of the current turn.
+    pub step: StepView,
+    /// Every tile position of the board, by id.
+    pub tiles: Vec<TileView>,
+    /// The tiles a Leader may start on.
+    pub leader_starts: Vec<TileId>,
+    /// Every player, by index (the seats, then the solo automaton).
+    pub players: Vec<PlayerView>,
+    /// The dice of the current turn.
+    pub dice: Vec<DieView>,
+    /// The dice (indices into `dice`) marked to be re-rolled.
+    pub marked_for_reroll: Vec<usize>,
+    /// The unit moving now (its slot); null when none.
+    pub moving_unit: Option<u8>,
+    /// The unit that must attack (its slot); null when none.
+    pub must_attack: Option<u8>,
+    /// An attack declared and not resolved; null when none.
+    pub pending_attack: Option<PendingAttack>,
+    /// A card draw in progress; null when none.
+    pub draw: Option<DrawView>,
+    /// Cards left in each deck.
+    pub decks: Decks,
+    /// The reaction window open now; null when none.
+    pub reaction_window: Option<Window>,
+    /// Units that must land on the nearest face-up tile, first first.
+    pub falling_units: Vec<UnitRef>,
+    /// Units moved by an ability whose controller must place them, first first.
+    pub units_to_place: Vec<Placement>,
+    /// The alliances made, each a pair of seats.
+    pub alliances: Vec<(Seat, Seat)>,
+    /// An alliance offered and not answered, `[from, to]`; null when none.
+    pub alliance_offer: Option<(Seat, Seat)>,
+    /// Solo: the tied tiles the crumbling earth may flip, for the player to choose.
+    pub tied_crumble_tiles: Vec<TileId>,
+    /// The result; null until the game is over.
+    pub result: Option<GameResult>,
+}
+
+/// Where the game is: a set-up phase (`tribes` ... `leaders`), `over`, or the step of the
+/// current turn (`start` ... `charge`; `flip` and `roll` with their counts).
+///
+/// - `tribes`: Set-up: tribes are dealt.
+/// - `tiles`: Set-up: tiles are placed.
+/// - `split_clans`: Solo set-up: the automaton's Clans are placed.
+/// - `first_player`: Set-up: the first player is drawn.
+/// - `leaders`: Set-up: Leaders are placed.
+/// - `over`: The game is over.
+/// - `start`: The turn begins.
+/// - `reenter`: A player without units brings one back.
+/// - `flip`: Tiles are flipped (`left` still to flip).
+/// - `roll`: Dice are rolled (`rerolls_left` re-rolls left).
+/// - `assign`: Dice are assigned to units.
+/// - `act`: Movement and attacks.
+/// - `call`: Call to War, or drawing cards.
+/// - `charge`: Charging abilities.
+#[derive(Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StepView {
+    Tribes,
+    Tiles,
+    SplitClans,
+    FirstPlayer,
+    Leaders,
+    Over,
+    Start,
+    Reenter,
+    Flip { left: u8 },
+    Roll { rerolls_left: u8 },
+    Assign,
+    Act,
+    Call,
+    Charge,
+}
+
+/// One tile position.
+#[derive(Serialize, JsonSchema)]
+pub struct TileView {
+    pub tile: TileId,
+    /// Its row; null for an id outside the board.
+    pub row: Option<i16>,
+    /// Its column; null with `row`.
+    pub col: Option<i16>,
+    /// Whether the triangle points up; null with `row`.
+    pub points_up: Option<bool>,
+    /// Whether it is a crystal mine (never flipped).
+    pub crystal_mine: bool,
+    /// Whether it touches the board's outer edge.
+    pub outer_edge: bool,
+    /// The board half it belongs to; null with `row`.
+    pub side: Option<Side>,
+    /// The adjacent tiles.
+    pub adjacent: &'static [TileId],
+    /// The tribe of the tile card on it; null when none.
+    pub tribe: Option<Tribe>,
+    /// The Clan the tile calls; null when no tile card.
+    pub clan: Option<u8>,
+    /// Whether the tile is face down (flipped).
+    pub flipped: bool,
+    /// The player whose blockade is on it; null when none.
+    pub blockade_by: Option<usize>,
+}
+
+/// An ability card. For an id that is no card only `card` and `name` are present.
+#[derive(Serialize, JsonSchema)]
+pub struct CardView {
+    /// The card's number.
+    pub card: CardId,
+    pub name: String,
+    /// Its deck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Deck>,
+    /// Power Crystals to charge it fully (0 for Secret abilities).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u8>,
+    /// Its text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// One player (a seat, or the solo automaton).
+#[derive(Serialize, JsonSchema)]
+pub struct PlayerView {
+    /// The player's index.
+    pub player: usize,
+    /// Whether it is the solo automaton.
+    pub automaton: bool,
+    /// The player's tribe; null before the tribes are dealt.
+    pub tribe: Option<Tribe>,
+    /// The tribe's name; null with `tribe`.
+    pub tribe_name: Option<&'static str>,
+    /// Power Crystals in reserve.
+    pub reserve: u8,
+    /// Secret ability cards in hand (public).
+    pub hand_count: usize,
+    /// The Secret ability cards in hand: only the player themself (and everyone once the game
+    /// is over) sees them; null for every other viewer and for the automaton.
+    pub hand: Option<Vec<CardView>>,
+    /// Learned cards held in hand (public).
+    pub learned_hand_count: usize,
+    /// The Learned cards held in hand; secret like `hand`.
+    pub learned_hand: Option<Vec<CardView>>,
+    /// Units defeated by the player.
+    pub trophies: Vec<Trophy>,
+    /// The score now.
+    pub score: i64,
+    pub eliminated: bool,
+    /// The player's units: slot 0 the Leader, 1 to 6 the Clans.
+    pub units: Vec<UnitView>,
+}
+
+/// A defeated unit kept as a trophy.
+#[derive(Serialize, JsonSchema)]
+pub struct Trophy {
+    pub tribe: Tribe,
+    /// The unit's name.
+    pub unit: &'static str,
+}
+
+/// One unit.
+#[derive(Serialize, JsonSchema)]
+pub struct UnitView {
+    /// 0 the Leader, 1 to 6 the Clans.
+    pub slot: u8,
+    pub name: &'static str,
+    pub status: Status,
+    /// The tile it stands on; null when off the board.
+    pub tile: Option<TileId>,
+    pub hp: u8,
+    pub max_hp: u8,
+    pub defense: u8,
+    pub min_defense: u8,
+    pub max_defense: u8,
+    pub movement: u8,
+    pub attack: u8,
+    /// Call to War horns kept on it.
+    pub horns: u8,
+    /// Move/attack dice assigned this turn.
+    pub move_attack_dice: u8,
+    /// How many of them went into the attack.
+    pub dice_in_attack: u8,
+    /// Spaces moved this turn.
+    pub moved: u8,
+    /// Spaces it may still move this turn.
+    pub movement_left: u8,
+    pub attacked: bool,
+    pub fatigued: bool,
+    /// Its innate ability and charge; null for the Leader.
+    pub innate: Option<InnateView>,
+    /// The Learned ability attached and its charge; null when none.
+    pub learned: Option<LearnedView>,
+    /// Token counters on it.
+    pub counters: Vec<Counter>,
+}
+
+/// An innate ability.
+#[derive(Serialize, JsonSchema)]
+pub struct InnateView {
+    pub name: &'static str,
+    /// Power Crystals to charge it fully.
+    pub cost: u8,
+    /// Power Crystals on it now.
+    pub charge: u8,
+    pub text: String,
+}
+
+/// A Learned ability attached to a unit.
+#[derive(Serialize, JsonSchema)]
+pub struct LearnedView {
+    pub ability: CardView,
+    /// Power Crystals on it now.
+    pub charge: u8,
+}
+
+/// A card draw in progress.
+#[derive(Serialize, JsonSchema)]
+pub struct DrawView {
+    /// Cards drawn so far (public).
+    pub drawn_count: usize,
+    /// The cards drawn: only the drawer (and everyone once the game is over) sees them; null
+    /// for every other viewer.
+    pub drawn: Option<Vec<CardView>>,
+    /// Whether a Learned card was kept, to be attached (public).
+    pub learned_kept: bool,
+    /// The Learned card kept: secret like `drawn`; null also when none.
+    pub learned_to_attach: Option<CardView>,
+}
+
+/// One die of the turn.
+#[derive(Serialize, JsonSchema)]
+pub struct DieView {
+    /// Its face; null before it is rolled.
+    pub face: Option<Face>,
+    /// Whether it is assigned to a unit.
+    pub assigned: bool,
+}
+
+/// Cards left in the decks.
+#[derive(Serialize, JsonSchema)]
+pub struct Decks {
+    pub learned: usize,
+    pub secret: usize,
+}
+
+fn card_view(id: CardId) -> CardView {
+    match data::card(id) {
+        Some((deck, a)) => CardView {
+            card: id,
+            name: a.name.to_owned(),
+            deck: Some(deck),
+            cost: Some(a.cost),
+            text: Some(a.text()),
+        },
+        None => CardView {
+            card: id,
+            name: data::card_name(id),
+            deck: None,
+            cost: None,
+            text: None,
+        },
+    }
+}
 
 fn owner_name(state: &State, owner: usize) -> String {
     if state.player(owner).is_some_and(|p| p.automaton) {
@@ -24,15 +321,6 @@ fn unit_name(state: &State, u: UnitRef) -> String {
         owner_name(state, u.owner),
         state.tribe_of(u.owner).unit_name(u.slot)
     )
-}
-
-fn card_view(id: CardId) -> Value {
-    match data::card(id) {
-        Some((deck, a)) => {
-            json!({ "card": id, "name": a.name, "deck": deck, "cost": a.cost, "text": a.text() })
-        }
-        None => json!({ "card": id, "name": data::card_name(id) }),
-    }
 }
 
 /// What the game waits for, in words (also the reason given for a refused action).
@@ -91,120 +379,181 @@ pub fn prompt(state: &State) -> String {
     }
 }
 
-fn unit_view(state: &State, owner: usize, u: &Unit) -> Value {
+fn unit_view(state: &State, owner: usize, u: &Unit) -> UnitView {
     let tribe = state.tribe_of(owner);
     let stats = data::unit_stats(u.slot);
-    json!({
-        "slot": u.slot,
-        "name": tribe.unit_name(u.slot),
-        "status": u.status,
-        "tile": u.tile,
-        "hp": u.hp,
-        "max_hp": stats.hp,
-        "defense": u.defense,
-        "min_defense": stats.min_defense,
-        "max_defense": stats.max_defense,
-        "movement": stats.movement,
-        "attack": stats.attack,
-        "horns": u.horns,
-        "move_attack_dice": u.dice,
-        "dice_in_attack": u.dice_spent,
-        "moved": u.moved,
-        "movement_left": u.movement_left(),
-        "attacked": u.attacked,
-        "fatigued": u.fatigued,
-        "innate": tribe.innate(u.slot).map(|a| json!({
-            "name": a.name, "cost": a.cost, "charge": u.innate_charge, "text": a.text(),
-        })),
-        "learned": u.learned.map(|c| json!({ "ability": card_view(c), "charge": u.learned_charge })),
-        "counters": u.counters,
-    })
+    UnitView {
+        slot: u.slot,
+        name: tribe.unit_name(u.slot),
+        status: u.status,
+        tile: u.tile,
+        hp: u.hp,
+        max_hp: stats.hp,
+        defense: u.defense,
+        min_defense: stats.min_defense,
+        max_defense: stats.max_defense,
+        movement: stats.movement,
+        attack: stats.attack,
+        horns: u.horns,
+        move_attack_dice: u.dice,
+        dice_in_attack: u.dice_spent,
+        moved: u.moved,
+        movement_left: u.movement_left(),
+        attacked: u.attacked,
+        fatigued: u.fatigued,
+        innate: tribe.innate(u.slot).map(|a| InnateView {
+            name: a.name,
+            cost: a.cost,
+            charge: u.innate_charge,
+            text: a.text(),
+        }),
+        learned: u.learned.map(|c| LearnedView {
+            ability: card_view(c),
+            charge: u.learned_charge,
+        }),
+        counters: u.counters.clone(),
+    }
+}
+
+fn step_view(phase: &Phase) -> StepView {
+    match phase {
+        Phase::Tribes => StepView::Tribes,
+        Phase::Tiles => StepView::Tiles,
+        Phase::SplitClans => StepView::SplitClans,
+        Phase::FirstPlayer => StepView::FirstPlayer,
+        Phase::Leaders => StepView::Leaders,
+        Phase::Over => StepView::Over,
+        Phase::Turn { step, .. } => match step {
+            Step::Start => StepView::Start,
+            Step::Reenter => StepView::Reenter,
+            Step::Flip { left } => StepView::Flip { left: *left },
+            Step::Roll { rerolls_left } => StepView::Roll {
+                rerolls_left: *rerolls_left,
+            },
+            Step::Assign => StepView::Assign,
+            Step::Act => StepView::Act,
+            Step::Call => StepView::Call,
+            Step::Charge => StepView::Charge,
+        },
+    }
 }
 
 pub fn view(state: &State, viewer: Viewer) -> Value {
+    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
+}
+
+/// What `viewer` sees of the state, typed.
+pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let current = state.current();
-    let tiles: Vec<Value> = state
+    let tiles = state
         .geometry()
         .ids()
         .map(|t| {
             let p = state.geometry().tile(t);
             let s = state.tile(t);
             let card = s.and_then(|s| s.card);
-            json!({
-                "tile": t,
-                "row": p.map(|p| p.row),
-                "col": p.map(|p| p.col),
-                "points_up": p.map(|p| p.up),
-                "crystal_mine": p.is_some_and(|p| p.mine),
-                "outer_edge": p.is_some_and(|p| p.edge),
-                "side": p.map(|p| p.side),
-                "adjacent": state.geometry().adjacent(t),
-                "tribe": card.map(|c| c.tribe),
-                "clan": card.map(|c| c.clan),
-                "flipped": s.is_none_or(|s| s.flipped),
-                "blockade_by": s.and_then(|s| s.blockade),
-            })
+            TileView {
+                tile: t,
+                row: p.map(|p| p.row),
+                col: p.map(|p| p.col),
+                points_up: p.map(|p| p.up),
+                crystal_mine: p.is_some_and(|p| p.mine),
+                outer_edge: p.is_some_and(|p| p.edge),
+                side: p.map(|p| p.side),
+                adjacent: state.geometry().adjacent(t),
+                tribe: card.map(|c| c.tribe),
+                clan: card.map(|c| c.clan),
+                flipped: s.is_none_or(|s| s.flipped),
+                blockade_by: s.and_then(|s| s.blockade),
+            }
         })
         .collect();
-    let players: Vec<Value> = state
+    let cards = |ids: &[CardId]| ids.iter().map(|&c| card_view(c)).collect::<Vec<_>>();
+    let players = state
         .players
         .iter()
         .enumerate()
         .map(|(owner, p)| {
             let sees = owner < state.seats && viewer.sees_secrets_of(owner);
-            json!({
-                "player": owner,
-                "automaton": p.automaton,
-                "tribe": p.tribe,
-                "tribe_name": p.tribe.map(|t| t.name()),
-                "reserve": p.reserve,
-                "hand_count": p.hand.len(),
-                "hand": if sees { json!(p.hand.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
-                "learned_hand_count": p.learned_hand.len(),
-                "learned_hand": if sees { json!(p.learned_hand.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
-                "trophies": p.trophies.iter().map(|&(t, slot)| json!({"tribe": t, "unit": t.unit_name(slot)})).collect::<Vec<_>>(),
-                "score": state.score(owner),
-                "eliminated": p.eliminated,
-                "units": p.units.iter().map(|u| unit_view(state, owner, u)).collect::<Vec<_>>(),
-            })
+            PlayerView {
+                player: owner,
+                automaton: p.automaton,
+                tribe: p.tribe,
+                tribe_name: p.tribe.map(|t| t.name()),
+                reserve: p.reserve,
+                hand_count: p.hand.len(),
+                hand: sees.then(|| cards(&p.hand)),
+                learned_hand_count: p.learned_hand.len(),
+                learned_hand: sees.then(|| cards(&p.learned_hand)),
+                trophies: p
+                    .trophies
+                    .iter()
+                    .map(|&(t, slot)| Trophy {
+                        tribe: t,
+                        unit: t.unit_name(slot),
+                    })
+                    .collect(),
+                score: state.score(owner),
+                eliminated: p.eliminated,
+                units: p.units.iter().map(|u| unit_view(state, owner, u)).collect(),
+            }
         })
         .collect();
     let draw = state.draw.as_ref().map(|d| {
         let sees = current.is_some_and(|c| viewer.sees_secrets_of(c));
-        json!({
-            "drawn_count": d.drawn.len(),
-            "drawn": if sees { json!(d.drawn.iter().map(|&c| card_view(c)).collect::<Vec<_>>()) } else { Value::Null },
-            "learned_kept": d.attach.is_some(),
-            "learned_to_attach": if sees { json!(d.attach.map(card_view)) } else { Value::Null },
-        })
+        DrawView {
+            drawn_count: d.drawn.len(),
+            drawn: sees.then(|| cards(&d.drawn)),
+            learned_kept: d.attach.is_some(),
+            learned_to_attach: if sees { d.attach.map(card_view) } else { None },
+        }
     });
-    json!({
-        "you": match viewer { Viewer::Seat(s) => json!(s), _ => Value::Null },
-        "prompt": prompt(state),
-        "round": state.round,
-        "last_round": state.last_round,
-        "extra_round": state.extra_round,
-        "current_seat": current,
-        "first_player": state.first_player,
-        "step": match &state.phase { Phase::Turn { step, .. } => json!(step), other => json!(other) },
-        "tiles": tiles,
-        "leader_starts": state.geometry().starts,
-        "players": players,
-        "dice": state.dice.iter().zip(&state.assigned).map(|(f, a)| json!({"face": f, "assigned": a})).collect::<Vec<_>>(),
-        "marked_for_reroll": state.marked,
-        "moving_unit": state.moving,
-        "must_attack": state.must_attack,
-        "pending_attack": state.attack,
-        "draw": draw,
-        "decks": { "learned": state.deck_count(Deck::Learned), "secret": state.deck_count(Deck::Secret) },
-        "reaction_window": state.window,
-        "falling_units": state.falls,
-        "units_to_place": state.placements,
-        "alliances": state.alliances,
-        "alliance_offer": state.offer,
-        "tied_crumble_tiles": state.solo_choice,
-        "result": state.result,
-    })
+    View {
+        you: match viewer {
+            Viewer::Seat(s) => Some(s),
+            _ => None,
+        },
+        prompt: prompt(state),
+        round: state.round,
+        last_round: state.last_round,
+        extra_round: state.extra_round,
+        current_seat: current,
+        first_player: state.first_player,
+        step: step_view(&state.phase),
+        tiles,
+        leader_starts: state.geometry().starts.clone(),
+        players,
+        dice: state
+            .dice
+            .iter()
+            .zip(&state.assigned)
+            .map(|(f, a)| DieView {
+                face: *f,
+                assigned: *a,
+            })
+            .collect(),
+        marked_for_reroll: state.marked.clone(),
+        moving_unit: state.moving,
+        must_attack: state.must_attack,
+        pending_attack: state.attack,
+        draw,
+        decks: Decks {
+            learned: state.deck_count(Deck::Learned),
+            secret: state.deck_count(Deck::Secret),
+        },
+        reaction_window: state.window.clone(),
+        falling_units: state.falls.clone(),
+        units_to_place: state.placements.clone(),
+        alliances: state.alliances.clone(),
+        alliance_offer: state.offer,
+        tied_crumble_tiles: state.solo_choice.clone(),
+        result: state.result.clone(),
+    }
+}
+
+/// The schema of [`View`], its parts under `generator`'s definitions.
+pub fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<View>()
 }
 
 /// Who draws the card of a draw in progress.

@@ -204,7 +204,7 @@ pub enum Unit {
 }
 
 /// A power used in several steps.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Pending {
     /// The Alchemist: cards discarded so far (drawn back at `alchemy_done`).
@@ -215,14 +215,14 @@ pub enum Pending {
     AlterTerrain { at: Pos },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Defender {
     Figure(u16),
     Garrison,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CombatStep {
     /// "Attacker and Defender both roll 2D6 each": the attacker's roll …
@@ -252,7 +252,7 @@ pub struct Combat {
 }
 
 /// The last combat, for the players to read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CombatReport {
     pub at: Pos,
     pub attacker_seat: Seat,

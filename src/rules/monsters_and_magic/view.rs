@@ -1,188 +1,393 @@
 //! What each viewer sees: the state view, log visibility, redaction and descriptions.
 //! Secret: each hand (others see its size), the deck's order and contents, what an Oracle
 //! saw (only its user and the player looked at). Public: the board, permanent cards, the discard pile, the figures.
+//!
+//! The view is typed ([`View`]): its JSON Schema is published
+//! (`GET /v1/rulesets/monsters-and-magic`, the `MonstersAndMagicView` component of the OpenAPI
+//! document), derived from these types.
 
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::actions::Action;
-use super::data::{CardId, card, card_name};
+use super::data::{CardId, FigureKind, Structure, Terrain, card, card_name};
 use super::legal::legal_actions;
-use super::state::{CombatStep, Defender, Pending, Phase, Player, State, Stop, Unit};
-use crate::rules::{Actor, Seat, Viewer, Visibility};
+use super::state::{
+    CombatReport, CombatStep, Defender, Pending, Phase, Player, Pos, State, Stop, Unit,
+};
+use crate::rules::{Actor, Outcome, Seat, Viewer, Visibility};
 
-fn card_view(id: CardId) -> Value {
-    json!({
-        "id": id,
-        "name": card_name(id),
-        "text": card(id).map(|c| c.text.clone()),
-    })
+#[cfg(test)]
+#[path = "view_legacy.rs"]
+mod legacy;
+
+/// What one viewer sees of a Monsters and Magic game. Every field is always present (null when
+/// it does not apply). Secrets: the hands (`players[].hand` is null but for the viewer's own),
+/// the deck, and what an Oracle showed (`oracle_seen` lists only the looks the viewer took
+/// part in; `oracle_looks` says publicly who looked at whom).
+#[derive(Serialize, JsonSchema)]
+pub struct View {
+    /// The viewer's seat; null for a spectator (and for the everyone-view of a finished game).
+    pub you: Option<Seat>,
+    /// The step the game is at.
+    pub phase: Step,
+    /// What the game waits for, in words.
+    pub prompt: String,
+    /// Turns begun (0 during set-up).
+    pub turn: u32,
+    /// The last turn of the game.
+    pub last_turn: u32,
+    /// The seat whose turn it is; null during set-up.
+    pub current_seat: Option<Seat>,
+    /// The seat that played first; null during set-up.
+    pub first_seat: Option<Seat>,
+    /// The seats in turn order; null during set-up.
+    pub turn_order: Option<Vec<Seat>>,
+    /// The 2D6 rolls for the first player, round by round (ties roll again).
+    pub first_player_rolls: Vec<FirstRoll>,
+    /// The figure moving now (its id); null when none.
+    pub moving_figure: Option<u16>,
+    /// The 8 × 8 map: rows from y = 0, each space from x = 0 (a space is `[x, y]`).
+    pub board: Vec<Vec<SpaceView>>,
+    /// Every figure on the map.
+    pub figures: Vec<FigureView>,
+    /// Every player, by seat.
+    pub players: Vec<PlayerView>,
+    /// Cards left in the deck.
+    pub deck_count: usize,
+    /// The discard pile (face up), oldest first.
+    pub discard: Vec<CardView>,
+    /// Cards the current player still draws.
+    pub cards_to_draw: u8,
+    /// The combat being fought; null when none.
+    pub combat: Option<CombatView>,
+    /// The last combat fought and its result; null before the first.
+    pub last_combat: Option<CombatReport>,
+    /// A power used in two steps waiting for its second; null when none.
+    pub pending: Option<Pending>,
+    /// Who looked at whose hand with an Oracle this turn (public).
+    pub oracle_looks: Vec<OracleLook>,
+    /// What those looks showed: only the looks the viewer made or suffered (all once the game
+    /// is over); empty for a spectator.
+    pub oracle_seen: Vec<OracleSeen>,
+    /// How many actions the viewer may take now; null for a viewer without a seat.
+    pub your_action_count: Option<usize>,
+    /// How the game ended; null until it is over.
+    pub outcome: Option<Outcome>,
+}
+
+/// The step the game is at.
+///
+/// - `setup_map`: Set-up: the map is laid out.
+/// - `setup_permanent_cards`: Set-up: permanent cards are dealt.
+/// - `setup_corners`: Set-up: players choose corners.
+/// - `setup_figures`: Set-up: players place their starting figures.
+/// - `setup_first_player`: Set-up: 2D6 are rolled for the first player.
+/// - `drawing`: The current player draws cards.
+/// - `movement`: The movement phase.
+/// - `combat`: A combat.
+/// - `allies`: The allies phase.
+/// - `recruitment`: The recruitment phase.
+/// - `end`: The end phase.
+/// - `stop_before_declaration`: A stop the player asked for, before declaring.
+/// - `stop_before_garrison`: A stop the player asked for, before the garrison step.
+/// - `stop_before_recruit_roll`: A stop the player asked for, before the recruit roll.
+/// - `over`: The game is over.
+#[derive(Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    SetupMap,
+    SetupPermanentCards,
+    SetupCorners,
+    SetupFigures,
+    SetupFirstPlayer,
+    Drawing,
+    Movement,
+    Combat,
+    Allies,
+    Recruitment,
+    End,
+    StopBeforeDeclaration,
+    StopBeforeGarrison,
+    StopBeforeRecruitRoll,
+    Over,
+}
+
+/// A card.
+#[derive(Serialize, JsonSchema)]
+pub struct CardView {
+    pub id: CardId,
+    pub name: String,
+    /// The card's text; null for an id the card data lacks.
+    pub text: Option<String>,
+}
+
+/// One space of the map.
+#[derive(Serialize, JsonSchema)]
+pub struct SpaceView {
+    /// Its terrain; null while not laid.
+    pub terrain: Option<Terrain>,
+    /// The structure on it; null when none.
+    pub structure: Option<Structure>,
+    /// The seat whose garrison holds it; null when none.
+    pub garrison: Option<Seat>,
+    /// The figures on it (ids).
+    pub figures: Vec<u16>,
+}
+
+/// One figure.
+#[derive(Serialize, JsonSchema)]
+pub struct FigureView {
+    pub id: u16,
+    /// The seat that owns it.
+    pub owner: Seat,
+    pub kind: FigureKind,
+    pub at: Pos,
+    /// Movement points left this turn (0 once done).
+    pub moves_left: u8,
+    /// Whether it has finished moving this turn.
+    pub done: bool,
+}
+
+/// One player.
+#[derive(Serialize, JsonSchema)]
+pub struct PlayerView {
+    pub seat: Seat,
+    /// The player's corner; null before it is chosen.
+    pub corner: Option<Pos>,
+    /// Permanent cards (public).
+    pub permanent: Vec<CardView>,
+    /// Cards in hand (public).
+    pub hand_count: usize,
+    /// The cards in hand: only the player themself (and everyone once the game is over) sees
+    /// them; null for every other viewer.
+    pub hand: Option<Vec<CardView>>,
+    pub hand_limit: usize,
+    /// The structures declared this turn.
+    pub declared: Vec<Structure>,
+    /// The names of the cards played this turn.
+    pub played_this_turn: Vec<String>,
+    /// The names of the powers used this turn.
+    pub powers_used_this_turn: Vec<String>,
+    pub garrisons_on_map: usize,
+    /// Garrisons still to place.
+    pub garrisons_left: usize,
+    pub spaces_controlled: usize,
+    /// Whether the player has units left on the map.
+    pub has_units: bool,
+}
+
+/// One roll for the first player.
+#[derive(Serialize, JsonSchema)]
+pub struct FirstRoll {
+    pub seat: Seat,
+    /// The 2D6 total.
+    pub roll: u8,
+}
+
+/// An Oracle's look: `by` looked at the hand of `of`.
+#[derive(Serialize, JsonSchema)]
+pub struct OracleLook {
+    pub by: Seat,
+    pub of: Seat,
+}
+
+/// What an Oracle's look showed.
+#[derive(Serialize, JsonSchema)]
+pub struct OracleSeen {
+    pub by: Seat,
+    pub of: Seat,
+    /// The cards seen.
+    pub cards: Vec<CardView>,
+}
+
+/// A combat.
+#[derive(Serialize, JsonSchema)]
+pub struct CombatView {
+    /// The space fought over.
+    pub at: Pos,
+    /// The attacking figure (id).
+    pub attacker: u16,
+    pub attacker_seat: Seat,
+    pub defender_seat: Seat,
+    /// The defending figure, or the garrison.
+    pub defender: Defender,
+    /// The combat's step.
+    pub step: CombatStep,
+    /// The attacker's 2D6; null before the roll.
+    pub attack_roll: Option<u8>,
+    /// The attacker's force now; null when the sides cannot be told.
+    pub attack_force: Option<i32>,
+    /// The defender's force now; null with `attack_force`.
+    pub defence_force: Option<i32>,
+}
+
+fn card_view(id: CardId) -> CardView {
+    CardView {
+        id,
+        name: card_name(id),
+        text: card(id).map(|c| c.text.clone()),
+    }
 }
 
 pub fn view(state: &State, viewer: Viewer) -> Value {
-    let board: Vec<Vec<Value>> = (0..8u8)
+    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
+}
+
+/// What `viewer` sees of the state, typed.
+pub fn typed_view(state: &State, viewer: Viewer) -> View {
+    let board = (0..8u8)
         .map(|y| {
             (0..8u8)
                 .map(|x| {
-                    let at = super::state::Pos(x, y);
+                    let at = Pos(x, y);
                     let space = state.space(at);
-                    json!({
-                        "terrain": space.and_then(|s| s.terrain),
-                        "structure": space.and_then(|s| s.structure),
-                        "garrison": space.and_then(|s| s.garrison),
-                        "figures": state.figures_at(at).map(|f| f.id).collect::<Vec<_>>(),
-                    })
+                    SpaceView {
+                        terrain: space.and_then(|s| s.terrain),
+                        structure: space.and_then(|s| s.structure),
+                        garrison: space.and_then(|s| s.garrison),
+                        figures: state.figures_at(at).map(|f| f.id).collect(),
+                    }
                 })
                 .collect()
         })
         .collect();
-    let figures: Vec<Value> = state
+    let figures = state
         .figures
         .iter()
-        .map(|f| {
-            json!({
-                "id": f.id,
-                "owner": f.owner,
-                "kind": f.kind,
-                "at": f.at,
-                "moves_left": if f.done { 0 } else { state.moves_left(f) },
-                "done": f.done,
-            })
+        .map(|f| FigureView {
+            id: f.id,
+            owner: f.owner,
+            kind: f.kind,
+            at: f.at,
+            moves_left: if f.done { 0 } else { state.moves_left(f) },
+            done: f.done,
         })
         .collect();
     // The Oracle's look is shown to the two players concerned only.
-    let peeks: Vec<Value> = state
+    let oracle_seen = state
         .peeks
         .iter()
         .filter(|p| viewer.sees_secrets_of(p.by) || viewer.sees_secrets_of(p.of))
-        .map(|p| {
-            json!({
-                "by": p.by,
-                "of": p.of,
-                "cards": p.cards.iter().map(|&c| card_view(c)).collect::<Vec<_>>(),
-            })
+        .map(|p| OracleSeen {
+            by: p.by,
+            of: p.of,
+            cards: p.cards.iter().map(|&c| card_view(c)).collect(),
         })
         .collect();
-    let looked_at_by: Vec<Value> = state
-        .peeks
-        .iter()
-        .map(|p| json!({"by": p.by, "of": p.of}))
-        .collect();
-    let you = match viewer {
-        Viewer::Seat(s) => json!(s),
-        _ => Value::Null,
-    };
-    let your_actions: Value = match viewer {
-        Viewer::Seat(s) => json!(legal_actions(state, s).len()),
-        _ => Value::Null,
-    };
-    json!({
-        "you": you,
-        "phase": phase_name(state),
-        "prompt": prompt(state),
-        "turn": state.turn,
-        "last_turn": state.last_turn(),
-        "current_seat": if state.turn > 0 { json!(state.current) } else { Value::Null },
-        "first_seat": if state.turn > 0 { json!(state.first) } else { Value::Null },
-        "turn_order": if state.turn > 0 { json!(state.turn_order()) } else { Value::Null },
-        "first_player_rolls": first_player_rolls(state),
-        "moving_figure": state.moving,
-        "board": board,
-        "figures": figures,
-        "players": state.players.iter().enumerate()
-            .map(|(seat, p)| player_view(state, seat, p, viewer))
-            .collect::<Vec<_>>(),
-        "deck_count": state.deck.len(),
-        "discard": state.discard.iter().map(|&c| card_view(c)).collect::<Vec<_>>(),
-        "cards_to_draw": state.draws,
-        "combat": combat_view(state),
-        "last_combat": state.last_combat,
-        "pending": match &state.pending {
-            Some(Pending::Alchemist { discarded }) => json!({"alchemist": {"discarded": discarded}}),
-            Some(Pending::Illusionist { first }) => json!({"illusionist": {"first": first}}),
-            Some(Pending::AlterTerrain { at }) => json!({"alter_terrain": {"at": at}}),
-            None => Value::Null,
+    let started = state.turn > 0;
+    View {
+        you: match viewer {
+            Viewer::Seat(s) => Some(s),
+            _ => None,
         },
-        "oracle_looks": looked_at_by,
-        "oracle_seen": peeks,
-        "your_action_count": your_actions,
-        "outcome": match &state.phase { Phase::Over(o) => json!(o), _ => Value::Null },
-    })
-}
-
-/// The 2D6 rolls for the first turn, round by round (ties roll again), by seat.
-fn first_player_rolls(state: &State) -> Value {
-    json!(
-        state
+        phase: phase_name(state),
+        prompt: prompt(state),
+        turn: state.turn,
+        last_turn: state.last_turn(),
+        current_seat: started.then_some(state.current),
+        first_seat: started.then_some(state.first),
+        turn_order: started.then(|| state.turn_order()),
+        first_player_rolls: state
             .first_rolls
             .iter()
-            .map(|&(seat, roll)| json!({"seat": seat, "roll": roll}))
-            .collect::<Vec<_>>()
-    )
+            .map(|&(seat, roll)| FirstRoll { seat, roll })
+            .collect(),
+        moving_figure: state.moving,
+        board,
+        figures,
+        players: state
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| player_view(state, seat, p, viewer))
+            .collect(),
+        deck_count: state.deck.len(),
+        discard: state.discard.iter().map(|&c| card_view(c)).collect(),
+        cards_to_draw: state.draws,
+        combat: combat_view(state),
+        last_combat: state.last_combat.clone(),
+        pending: state.pending.clone(),
+        oracle_looks: state
+            .peeks
+            .iter()
+            .map(|p| OracleLook { by: p.by, of: p.of })
+            .collect(),
+        oracle_seen,
+        your_action_count: match viewer {
+            Viewer::Seat(s) => Some(legal_actions(state, s).len()),
+            _ => None,
+        },
+        outcome: match &state.phase {
+            Phase::Over(o) => Some(o.clone()),
+            _ => None,
+        },
+    }
 }
 
-fn player_view(state: &State, seat: Seat, p: &Player, viewer: Viewer) -> Value {
-    let hand = if viewer.sees_secrets_of(seat) {
-        json!(p.hand.iter().map(|&c| card_view(c)).collect::<Vec<_>>())
-    } else {
-        Value::Null
-    };
-    json!({
-        "seat": seat,
-        "corner": p.corner,
-        "permanent": p.permanent.iter().map(|&c| card_view(c)).collect::<Vec<_>>(),
-        "hand_count": p.hand.len(),
-        "hand": hand,
-        "hand_limit": state.hand_limit(seat),
-        "declared": p.declared,
-        "played_this_turn": p.played.iter().map(|&c| card_name(c)).collect::<Vec<_>>(),
-        "powers_used_this_turn": p.used.iter().map(|&c| card_name(c)).collect::<Vec<_>>(),
-        "garrisons_on_map": state.garrisons_on_map(seat),
-        "garrisons_left": state.garrisons_left(seat),
-        "spaces_controlled": state.spaces_controlled(seat),
-        "has_units": state.has_units(seat),
-    })
+fn player_view(state: &State, seat: Seat, p: &Player, viewer: Viewer) -> PlayerView {
+    PlayerView {
+        seat,
+        corner: p.corner,
+        permanent: p.permanent.iter().map(|&c| card_view(c)).collect(),
+        hand_count: p.hand.len(),
+        hand: viewer
+            .sees_secrets_of(seat)
+            .then(|| p.hand.iter().map(|&c| card_view(c)).collect()),
+        hand_limit: state.hand_limit(seat),
+        declared: p.declared.clone(),
+        played_this_turn: p.played.iter().map(|&c| card_name(c)).collect(),
+        powers_used_this_turn: p.used.iter().map(|&c| card_name(c)).collect(),
+        garrisons_on_map: state.garrisons_on_map(seat),
+        garrisons_left: state.garrisons_left(seat),
+        spaces_controlled: state.spaces_controlled(seat),
+        has_units: state.has_units(seat),
+    }
 }
 
-fn combat_view(state: &State) -> Value {
+fn combat_view(state: &State) -> Option<CombatView> {
     let Phase::Combat(c) = &state.phase else {
-        return Value::Null;
+        return None;
     };
     let sides = super::combat::sides(state, c);
-    json!({
-        "at": c.at,
-        "attacker": c.attacker,
-        "attacker_seat": state.current,
-        "defender_seat": c.defender_seat,
-        "defender": match c.defender {
-            Defender::Figure(id) => json!({"figure": id}),
-            Defender::Garrison => json!("garrison"),
-        },
-        "step": c.step,
-        "attack_roll": c.attack_roll,
-        "attack_force": sides.map(|(a, _)| super::combat::force(state, &a)),
-        "defence_force": sides.map(|(_, d)| super::combat::force(state, &d)),
+    Some(CombatView {
+        at: c.at,
+        attacker: c.attacker,
+        attacker_seat: state.current,
+        defender_seat: c.defender_seat,
+        defender: c.defender,
+        step: c.step,
+        attack_roll: c.attack_roll,
+        attack_force: sides.as_ref().map(|(a, _)| super::combat::force(state, a)),
+        defence_force: sides.as_ref().map(|(_, d)| super::combat::force(state, d)),
     })
 }
 
-fn phase_name(state: &State) -> &'static str {
+fn phase_name(state: &State) -> Step {
     match &state.phase {
-        Phase::Map => "setup_map",
-        Phase::Deal => "setup_permanent_cards",
-        Phase::Corner { .. } => "setup_corners",
-        Phase::StartFigure { .. } | Phase::ExtraFigure { .. } => "setup_figures",
-        Phase::FirstPlayer { .. } => "setup_first_player",
-        Phase::Movement if state.draws > 0 => "drawing",
-        Phase::Movement => "movement",
-        Phase::Combat(_) => "combat",
-        Phase::Allies => "allies",
-        Phase::Recruit | Phase::RecruitPlace { .. } => "recruitment",
-        Phase::End if state.draws > 0 => "recruitment",
-        Phase::End => "end",
-        Phase::Stop(Stop::Declaration) => "stop_before_declaration",
-        Phase::Stop(Stop::Garrison) => "stop_before_garrison",
-        Phase::Stop(Stop::RecruitRoll) => "stop_before_recruit_roll",
-        Phase::Over(_) => "over",
+        Phase::Map => Step::SetupMap,
+        Phase::Deal => Step::SetupPermanentCards,
+        Phase::Corner { .. } => Step::SetupCorners,
+        Phase::StartFigure { .. } | Phase::ExtraFigure { .. } => Step::SetupFigures,
+        Phase::FirstPlayer { .. } => Step::SetupFirstPlayer,
+        Phase::Movement if state.draws > 0 => Step::Drawing,
+        Phase::Movement => Step::Movement,
+        Phase::Combat(_) => Step::Combat,
+        Phase::Allies => Step::Allies,
+        Phase::Recruit | Phase::RecruitPlace { .. } => Step::Recruitment,
+        Phase::End if state.draws > 0 => Step::Recruitment,
+        Phase::End => Step::End,
+        Phase::Stop(Stop::Declaration) => Step::StopBeforeDeclaration,
+        Phase::Stop(Stop::Garrison) => Step::StopBeforeGarrison,
+        Phase::Stop(Stop::RecruitRoll) => Step::StopBeforeRecruitRoll,
+        Phase::Over(_) => Step::Over,
     }
+}
+
+/// The schema of [`View`], its parts under `generator`'s definitions.
+pub fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<View>()
 }
 
 fn prompt(state: &State) -> String {

@@ -130,7 +130,7 @@ pub enum EdgeKind {
 }
 
 /// A wall created by a spell on a border line (its card says how it behaves).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Created {
     pub card: super::cards::CardId,
     /// The spell in play that maintains it.
@@ -180,7 +180,7 @@ pub struct Slot {
 }
 
 /// Moving off `from` through its `dir` side arrives at `to`, travelling `heading`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Link {
     pub from: Pos,
     pub dir: Dir,
