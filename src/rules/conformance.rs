@@ -113,8 +113,6 @@ use super::{Ruleset, Seat};
 mod playout;
 #[path = "conformance/probe.rs"]
 mod probe;
-#[path = "conformance/sample.rs"]
-mod sample;
 #[path = "conformance/schemas.rs"]
 mod schemas;
 #[path = "conformance/secrets.rs"]
@@ -126,7 +124,6 @@ mod toy;
 #[path = "conformance/twins.rs"]
 mod twins;
 
-pub use sample::{all_viewers, same_views, sample_states};
 pub use twins::redeal;
 
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.
@@ -355,6 +352,15 @@ pub struct Stats {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for run in &self.runs {
+            if run.playouts == 0 {
+                // A spread option set plays this run's seeds at its other seat counts.
+                writeln!(
+                    f,
+                    "options {}, {} seats: no playouts in this run",
+                    run.options, run.seats
+                )?;
+                continue;
+            }
             writeln!(
                 f,
                 "options {}, {} seats: {} playouts of {}..={} actions (mean {})",

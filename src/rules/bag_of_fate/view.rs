@@ -14,10 +14,6 @@ use super::data::{Card, Character, CharacterAction, Element, TOKEN_EFFECTS, Toke
 use super::state::{Item, Phase, Player, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-#[cfg(test)]
-#[path = "view_legacy.rs"]
-mod legacy;
-
 /// What one viewer sees of a Bag of Fate game. Every field is always present (null when it
 /// does not apply). Secrets: the hands (`players[].hand` is null but for the viewer's own) and
 /// the cards being looked at (`looked_at`); the deck's order is nobody's.

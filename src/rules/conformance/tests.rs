@@ -289,6 +289,10 @@ fn a_shard_without_seeds_plays_nothing_and_passes() {
         .shard(1, 2),
     );
     assert!(report.runs.iter().all(|run| run.playouts == 0));
+    // The report says so, not "0 playouts of 18446744073709551615..=0 actions".
+    let text = report.to_string();
+    assert!(text.contains("no playouts in this run"), "{text}");
+    assert!(!text.contains(&usize::MAX.to_string()), "{text}");
 }
 
 #[test]

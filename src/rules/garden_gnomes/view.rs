@@ -21,10 +21,6 @@ use super::flow::{Happening, advanced_score, satisfies};
 use super::state::{Clan, Die, Ending, Phase, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-#[cfg(test)]
-#[path = "view_legacy.rs"]
-mod legacy;
-
 /// What one viewer sees of a Garden Gnomes game. Every field is always present (null when it
 /// does not apply). Secrets: each clan's objectives (`clans[].objectives_*` and
 /// `advanced_score` are null but for the viewer's own clans; the counts are public) and the

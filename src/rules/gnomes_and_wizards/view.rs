@@ -20,10 +20,6 @@ use super::state::{
 };
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-#[cfg(test)]
-#[path = "view_legacy.rs"]
-mod legacy;
-
 /// What one viewer sees of a Gnomes and Wizards game. Every field is always present (null when
 /// it does not apply). Secrets: each player's hands of Secret abilities and Learned cards
 /// (`players[].hand` and `learned_hand` are null but for the viewer's own), the cards being

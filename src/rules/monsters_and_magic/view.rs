@@ -18,10 +18,6 @@ use super::state::{
 };
 use crate::rules::{Actor, Outcome, Seat, Viewer, Visibility};
 
-#[cfg(test)]
-#[path = "view_legacy.rs"]
-mod legacy;
-
 /// What one viewer sees of a Monsters and Magic game. Every field is always present (null when
 /// it does not apply). Secrets: the hands (`players[].hand` is null but for the viewer's own),
 /// the deck, and what an Oracle showed (`oracle_seen` lists only the looks the viewer took

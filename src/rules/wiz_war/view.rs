@@ -15,10 +15,6 @@ use super::cards::CardId;
 use super::state::{How, Need, Phase, State};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
-#[cfg(test)]
-#[path = "view_legacy.rs"]
-mod legacy;
-
 /// What one viewer sees of a Wiz-War game. Every field is always present; the only secrets are
 /// the other wizards' hands (`wizards[].hand` is null for them) and the deck (a count).
 #[derive(Serialize, JsonSchema)]
