@@ -62,7 +62,8 @@ pub struct Options {
 }
 
 /// The edition new games are created under: 1 lets a figure that arrives before or during
-/// the Movement phase move in it (ruling 15).
+/// the Movement phase move in it (ruling 15), and offers the Movement phase's powers and
+/// cards at the stops before it (ruling 22).
 pub const EDITION: u32 = 1;
 
 fn is_zero(n: &u32) -> bool {

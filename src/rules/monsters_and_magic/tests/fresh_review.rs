@@ -112,3 +112,66 @@ fn a_figure_recruited_by_the_recruit_roll_waits_for_the_next_turn() {
     assert_eq!(hero.kind, FigureKind::Hero);
     assert!(hero.done);
 }
+
+/// Seat 0's second turn, stopped before its Declaration phase (ruling 22), holding `cards`.
+fn stopped_before_declaration(state: &mut State, cards: &[&str]) {
+    let ids: Vec<CardId> = cards.iter().map(|c| id(c)).collect();
+    let spare = spare_cards(state, 4, &ids);
+    for &c in &ids {
+        give(state, 0, c);
+    }
+    decide(state, 0, Action::EndMovement);
+    chance(state, Action::DrawCard(spare[0]));
+    chance(state, Action::RollDie(1));
+    chance(state, Action::DrawCard(spare[1]));
+    decide(state, 0, Action::StopBefore(Stop::Declaration));
+    finish_turn(state, spare[2], spare[3]);
+    assert_eq!(state.phase, Phase::Stop(Stop::Declaration));
+}
+
+// R5, l.172: "OT = Once on your Turn" and l.94: "You may play (discard) cards from hand at
+// your discretion." — at the stop before the Declaration phase the Movement phase is still to
+// come: Haste ("OT one target Figure gets +1 MP", l.216) and a force card (Knights, l.195)
+// are offered there too, and count in the moves and fights that follow.
+#[test]
+fn haste_and_force_cards_are_offered_at_the_stop_before_the_declaration_phase() {
+    let mut state = new_game(2);
+    stopped_before_declaration(&mut state, &["Haste Spell", "Knights"]);
+    let actions = legal(&state, 0);
+    assert!(
+        actions.contains(&Action::Haste { figure: 1 }),
+        "{actions:?}"
+    );
+    assert!(
+        actions.contains(&Action::PlayCard(id("Knights"))),
+        "{actions:?}"
+    );
+    decide(&mut state, 0, Action::Haste { figure: 1 });
+    decide(&mut state, 0, Action::GoOn);
+    assert!(matches!(state.phase, Phase::Movement));
+    let hero = state.figure(1).unwrap();
+    assert_eq!(
+        state.moves_left(hero),
+        2,
+        "a base Move of 1, +1 from the Haste Spell"
+    );
+    // Once on your turn: not again in the Movement phase.
+    assert!(
+        !legal(&state, 0)
+            .iter()
+            .any(|a| matches!(a, Action::Haste { .. }))
+    );
+}
+
+// Games created before edition 1 keep the old stop (what the stop after the Movement phase
+// offers), so their logs replay as they were played.
+#[test]
+fn games_created_before_edition_1_keep_the_old_stop() {
+    let mut state = game(2);
+    stopped_before_declaration(&mut state, &["Haste Spell"]);
+    assert!(
+        !legal(&state, 0)
+            .iter()
+            .any(|a| matches!(a, Action::Haste { .. }))
+    );
+}
