@@ -135,18 +135,25 @@ pub fn draw_card(state: &mut State, card: CardId) {
     state.draws = state.draws.saturating_sub(1);
 }
 
-/// Puts a new figure on the map. Ruling: a figure that arrives during a turn does not move
-/// in that turn.
+/// Puts a new figure on the map. Ruling 15: a figure that arrives in its owner's turn before
+/// or during the Movement phase (a recruit card played then) may move in that Movement phase,
+/// like any of "your Figures" (l.126) with "a base Move of 1" (l.73); one that arrives later
+/// (or at set-up, or in a game created before edition 1) waits for the next turn.
 pub fn add_figure(state: &mut State, owner: Seat, kind: FigureKind, at: Pos) {
     let id = state.next_figure;
     state.next_figure = state.next_figure.saturating_add(1);
+    let before_movement_ends = matches!(
+        state.phase,
+        Phase::Movement | Phase::Stop(Stop::Declaration | Stop::Garrison)
+    );
+    let may_move = state.options.edition >= 1 && before_movement_ends && owner == state.current;
     state.figures.push(Figure {
         id,
         owner,
         kind,
         at,
         spent: 0,
-        done: true,
+        done: !may_move,
         entered: Vec::new(),
         hasted: 0,
         boosted: 0,

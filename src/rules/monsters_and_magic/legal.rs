@@ -113,14 +113,26 @@ fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
     out
 }
 
-/// A stop the player asked for (ruling 22): the powers and cards that still do something
-/// (as after the Movement phase), then going on; at the start of the turn, also going on
-/// to a stop before the Garrison phase.
+/// A stop the player asked for (ruling 22): the powers and cards that still do something,
+/// then going on; at the start of the turn, also going on to a stop before the Garrison
+/// phase. Before the Declaration and Garrison phases the Movement phase is still to come, so
+/// (from edition 1, review R5) every power and hand card of the Movement phase is offered;
+/// before the Recruit Roll, what still does something after it.
 fn stop_actions(state: &State, seat: Seat, stop: Stop) -> Vec<Action> {
     if let Some(out) = pending_actions(state, seat) {
         return out;
     }
-    let mut out = later_powers(state, seat);
+    let before_movement = matches!(stop, Stop::Declaration | Stop::Garrison);
+    let mut out = if before_movement && state.options.edition >= 1 {
+        let mut out: Vec<Action> = playable_in_movement(state, seat)
+            .into_iter()
+            .map(Action::PlayCard)
+            .collect();
+        out.extend(power_actions(state, seat));
+        out
+    } else {
+        later_powers(state, seat)
+    };
     out.push(Action::GoOn);
     if stop == Stop::Declaration {
         out.push(Action::StopBefore(Stop::Garrison));

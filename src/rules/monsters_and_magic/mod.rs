@@ -54,6 +54,20 @@ pub struct Options {
     pub permanent_cards: u8,
     /// "Increase or Decreas Max Hand Size" (rulebook: 5).
     pub hand_size: u8,
+    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
+    /// absent (0) in games created before edition 1, which keep the old rules
+    /// (docs/rules/monsters-and-magic.md, "Editions").
+    #[serde(skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+/// The edition new games are created under: 1 lets a figure that arrives before or during
+/// the Movement phase move in it (ruling 15), and offers the Movement phase's powers and
+/// cards at the stops before it (ruling 22).
+pub const EDITION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for Options {
@@ -62,6 +76,7 @@ impl Default for Options {
             realignment: false,
             permanent_cards: 5,
             hand_size: 5,
+            edition: 0,
         }
     }
 }
@@ -101,24 +116,35 @@ impl Ruleset for MonstersAndMagic {
         ]
     }
 
+    /// As new games get them (the current edition); games of edition 0 are the old logs'
+    /// (`rules::old_logs`) and the rule tests'.
     fn option_sets() -> Vec<Options> {
         vec![
-            Options::default(),
-            Options {
+            Self::for_new_game(Options::default()),
+            Self::for_new_game(Options {
                 realignment: true,
                 ..Options::default()
-            },
-            Options {
+            }),
+            Self::for_new_game(Options {
                 realignment: false,
                 permanent_cards: 3,
                 hand_size: 3,
-            },
-            Options {
+                edition: 0,
+            }),
+            Self::for_new_game(Options {
                 realignment: true,
                 permanent_cards: 8,
                 hand_size: 7,
-            },
+                edition: 0,
+            }),
         ]
+    }
+
+    fn for_new_game(options: Options) -> Options {
+        Options {
+            edition: EDITION,
+            ..options
+        }
     }
 
     fn seats(_options: &Options) -> RangeInclusive<usize> {

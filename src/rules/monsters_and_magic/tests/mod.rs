@@ -4,6 +4,7 @@
 mod cards;
 mod combat;
 mod conformance;
+mod fresh_review;
 mod hidden;
 mod movement;
 mod phases;
