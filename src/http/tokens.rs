@@ -21,6 +21,7 @@ pub struct CreateApiToken {
     pub name: String,
     /// At least one of `read` (every GET), `play` (create, join and play games, talk, invite)
     /// and `account` (settings, password, logout, tokens).
+    #[schema(min_items = 1)]
     pub scopes: Vec<Scope>,
 }
 

@@ -318,10 +318,12 @@ async fn create_game_seat_bounds_in_the_document_are_the_servers() {
     assert!(created > 20, "{created}");
 }
 
-/// Bodies on the edge of what `setMailPreferences`, `createApiToken` and `register` take: the
+/// Bodies on the edge of what `setMailPreferences`, `createApiToken`, `createGame` (its clock)
+/// and `register` take: the
 /// document accepts each exactly when the server does. Found by schemathesis: `{}` and
-/// `{"mail": null}` (nothing to change), a token name of spaces, and an empty display name
-/// were valid in the document and 422 from the server.
+/// `{"mail": null}` (nothing to change), a token name of spaces, a token with no scope, a clock
+/// of one second a decision, and an empty display name were valid in the document and 422 from
+/// the server.
 #[tokio::test]
 async fn edge_bodies_the_document_accepts_are_the_ones_the_server_takes() {
     let app = spawn_app().await;
@@ -338,6 +340,44 @@ async fn edge_bodies_the_document_accepts_are_the_ones_the_server_takes() {
     };
     let j = |v: serde_json::Value| v;
     let cases = [
+        (
+            "CreateApiToken",
+            "POST",
+            "/v1/me/tokens",
+            j(serde_json::json!({"name": "no scope", "scopes": []})),
+        ),
+        (
+            "CreateGame",
+            "POST",
+            "/v1/games",
+            j(
+                serde_json::json!({"ruleset": "bag-of-fate", "seats": 2, "clock": {"per_decision_secs": 3599}}),
+            ),
+        ),
+        (
+            "CreateGame",
+            "POST",
+            "/v1/games",
+            j(
+                serde_json::json!({"ruleset": "bag-of-fate", "seats": 2, "clock": {"per_decision_secs": 3600, "reminders_secs": [59]}}),
+            ),
+        ),
+        (
+            "CreateGame",
+            "POST",
+            "/v1/games",
+            j(
+                serde_json::json!({"ruleset": "bag-of-fate", "seats": 2, "clock": {"per_decision_secs": 3600, "absent_after": 0}}),
+            ),
+        ),
+        (
+            "CreateGame",
+            "POST",
+            "/v1/games",
+            j(
+                serde_json::json!({"ruleset": "bag-of-fate", "seats": 2, "clock": {"per_decision_secs": 1209600, "reminders_secs": [60, 6393600], "absent_after": 10, "bank": {"initial_secs": 0, "credit_secs": 0, "cap_secs": 5184000}}}),
+            ),
+        ),
         (
             "SetPreferences",
             "PUT",
