@@ -41,8 +41,9 @@ pub struct CreateGame {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinGame {
-    /// The seat to take; the lowest free seat when omitted.
+    /// The seat to take, 0 to the game's seats less one; the lowest free seat when omitted.
     #[serde(default)]
+    #[schema(minimum = 0)]
     pub seat: Option<i64>,
 }
 

@@ -170,8 +170,10 @@ pub async fn unsubscribe(
 #[serde(deny_unknown_fields)]
 pub struct Invite {
     pub email: String,
-    /// The seat to offer; the lowest free seat at acceptance when omitted.
+    /// The seat to offer, 0 to the game's seats less one; the lowest free seat at acceptance
+    /// when omitted.
     #[serde(default)]
+    #[schema(minimum = 0)]
     pub seat: Option<i64>,
 }
 

@@ -322,8 +322,8 @@ async fn create_game_seat_bounds_in_the_document_are_the_servers() {
 /// and `register` take: the
 /// document accepts each exactly when the server does. Found by schemathesis: `{}` and
 /// `{"mail": null}` (nothing to change), a token name of spaces, a token with no scope, a clock
-/// of one second a decision, and an empty display name were valid in the document and 422 from
-/// the server.
+/// of one second a decision, an invitation to seat -1, and an empty display name were valid
+/// in the document and 422 from the server.
 #[tokio::test]
 async fn edge_bodies_the_document_accepts_are_the_ones_the_server_takes() {
     let app = spawn_app().await;
@@ -471,6 +471,33 @@ async fn edge_bodies_the_document_accepts_are_the_ones_the_server_takes() {
             ),
         ),
     ];
+    // Seats below 0 in an open game of Ann's.
+    let game = app
+        .post(
+            "/v1/games",
+            &ann,
+            &serde_json::json!({"ruleset": "bag-of-fate", "seats": 2}),
+        )
+        .await
+        .expect(201)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let invite = format!("/v1/games/{game}/invitations");
+    let cases = cases.into_iter().chain([
+        (
+            "Invite",
+            "POST",
+            invite.as_str(),
+            j(serde_json::json!({"email": "cara@example.test", "seat": -1})),
+        ),
+        (
+            "Invite",
+            "POST",
+            invite.as_str(),
+            j(serde_json::json!({"email": "cara@example.test", "seat": 1})),
+        ),
+    ]);
     for (component, method, path, body) in cases {
         let documented = valid(component, &body);
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
