@@ -16,9 +16,12 @@ use crate::service::{Services, sessions, users};
 #[serde(deny_unknown_fields)]
 pub struct RegisterRequest {
     pub email: String,
-    /// 8 to 1024 characters.
+    /// 8 to 1024 characters, not too easy to guess (`weak-password`).
+    #[schema(min_length = 8, max_length = 1024)]
     pub password: String,
-    /// 1 to 64 characters, shown to other players.
+    /// 1 to 64 characters, shown to other players: no control characters, and not only
+    /// spaces (leading and trailing spaces are dropped).
+    #[schema(min_length = 1, max_length = 64)]
     pub display_name: String,
 }
 
@@ -121,7 +124,8 @@ pub async fn logout(svc: web::Data<Services>, user: AuthUser) -> Result<HttpResp
 #[serde(deny_unknown_fields)]
 pub struct ChangePassword {
     pub current_password: String,
-    /// 8 to 1024 characters, not too easy to guess.
+    /// 8 to 1024 characters, not too easy to guess (`weak-password`).
+    #[schema(min_length = 8, max_length = 1024)]
     pub new_password: String,
 }
 
@@ -134,7 +138,7 @@ pub struct ChangePassword {
     responses(
         (status = 200, description = "Changed; the old tokens are refused from now on, use this one", body = TokenResponse),
         (status = 403, description = "`wrong-password`: `current_password` is wrong", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: the new password is too short or too long; `weak-password`: it is too easy to guess, `detail` says why", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: the new password is under 8 or over 1024 characters; `weak-password`: it is too easy to guess, `detail` says why", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate-limited`: too many password attempts from the client's address or for this account (counted with logins); `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     ),

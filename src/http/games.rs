@@ -22,7 +22,8 @@ pub struct CreateGame {
     /// A ruleset id from `GET /v1/rulesets`.
     #[schema(min_length = 1)]
     pub ruleset: String,
-    /// Number of seats, within the ruleset's range.
+    /// Number of seats, within the ruleset's range (`GET /v1/rulesets`; the document says each
+    /// ruleset's range with its default options, which some options narrow: 422 then).
     pub seats: i64,
     /// The ruleset's options; omitted or `null` for the defaults.
     #[serde(default)]
@@ -31,8 +32,8 @@ pub struct CreateGame {
     #[serde(default)]
     #[schema(value_type = Option<crate::service::clock::ClockSettings>)]
     pub clock: Option<Value>,
-    /// How many seats the built-in bot takes (the last ones; default 0). With `seats - 1`
-    /// bots the game starts at once: one person can try a ruleset alone.
+    /// How many seats the built-in bot takes (the last ones; default 0), 0 to `seats - 1`. With
+    /// `seats - 1` bots the game starts at once: one person can try a ruleset alone.
     #[serde(default)]
     pub bots: i64,
 }
@@ -40,8 +41,9 @@ pub struct CreateGame {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinGame {
-    /// The seat to take; the lowest free seat when omitted.
+    /// The seat to take, 0 to the game's seats less one; the lowest free seat when omitted.
     #[serde(default)]
+    #[schema(minimum = 0)]
     pub seat: Option<i64>,
 }
 
@@ -74,14 +76,17 @@ pub struct EventsQuery {
     /// Page size, 1 to 1000 (default 100).
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
-    /// Long-poll: when there is no entry after `after` yet, wait up to this many seconds
-    /// (0 to 60, default 0) and answer as soon as one is committed (an empty page if none).
-    #[param(minimum = 0, maximum = 60)]
+    /// Long-poll: when there is no entry after `after` yet, hold the answer up to this many
+    /// seconds (0 to 30, default 0: answer at once) and answer as soon as one is committed, or
+    /// with an empty page when the time is up. The answer may so take `wait` seconds: give the
+    /// HTTP client a read timeout longer than that.
+    #[param(minimum = 0, maximum = 30)]
     pub wait: Option<u64>,
 }
 
-/// The longest long-poll.
-pub const MAX_WAIT_SECS: u64 = 60;
+/// The longest long-poll: 30 s, what RFC 6202 (§5.5) finds works in most networks (proxies and
+/// NATs drop idle connections after a minute or less).
+pub const MAX_WAIT_SECS: u64 = 30;
 
 pub(crate) fn clamp_limit(limit: Option<i64>, default: i64, max: i64) -> Result<i64, ApiError> {
     match limit {
@@ -375,15 +380,16 @@ pub(crate) fn idempotency_key(
     )))
 }
 
-/// The game's log, redacted for the caller. With `wait`, an empty page is held back until an
-/// entry after `after` is committed (on any server process) or `wait` seconds pass.
+/// The game's log, redacted for the caller. With `wait` (a long-poll, at most 30 seconds), an
+/// empty page is held back until an entry after `after` is committed (on any server process)
+/// or `wait` seconds pass: the answer may take that long.
 #[utoipa::path(
     tag = "games",
     operation_id = "listGameEvents",
     params(("id" = Uuid, Path, description = "Game id"), EventsQuery),
     responses(
         (status = 200, description = "A page of the log", body = EventPage),
-        (status = 400, description = "`malformed-request`: a parameter could not be read, `after` is below 0, `limit` is not between 1 and 1000, or `wait` is over 60", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: a parameter could not be read, `after` is below 0, `limit` is not between 1 and 1000, or `wait` is over 30", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))

@@ -54,7 +54,8 @@ pub async fn resend_verification(
     params(TokenQuery),
     responses(
         (status = 200, description = "Verified", body = UserView),
-        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`invalid-link`: a link no mail gave out (altered, forged or expired), or one made void since", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/email/verify")]
@@ -67,6 +68,7 @@ pub async fn verify_email(
     )))
 }
 
+/// At least one of `mail` and `pictures`, not `null`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetPreferences {
@@ -149,7 +151,8 @@ pub async fn unsubscribe_page(query: web::Query<TokenQuery>) -> HttpResponse {
     params(TokenQuery),
     responses(
         (status = 200, description = "Unsubscribed", body = Accepted),
-        (status = 400, description = "`invalid-link`: an altered link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`invalid-link`: a link no mail gave out (altered or forged)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/unsubscribe")]
@@ -167,8 +170,10 @@ pub async fn unsubscribe(
 #[serde(deny_unknown_fields)]
 pub struct Invite {
     pub email: String,
-    /// The seat to offer; the lowest free seat at acceptance when omitted.
+    /// The seat to offer, 0 to the game's seats less one; the lowest free seat at acceptance
+    /// when omitted.
     #[serde(default)]
+    #[schema(minimum = 0)]
     pub seat: Option<i64>,
 }
 
@@ -213,8 +218,8 @@ pub struct InvitationDetails {
     params(TokenQuery),
     responses(
         (status = 200, description = "The invitation and its game", body = InvitationDetails),
-        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not-found`: the invitation or its game is gone", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: no token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`invalid-link`: a link no mail gave out (altered, forged or expired); `not-found`: the invitation or its game is gone", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/invitations/accept")]
@@ -241,9 +246,9 @@ pub struct AcceptInvitation {
     request_body = AcceptInvitation,
     responses(
         (status = 200, description = "Seated", body = GameView),
-        (status = 400, description = "`invalid-link`: an altered or expired link; `malformed-request`: a malformed body", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`malformed-request`: a malformed body", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`not-invited`: the invitation was sent to another address than the caller's account's", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`not-found`: the game is gone", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`invalid-link`: a link no mail gave out (altered, forged or expired); `not-found`: the game is gone", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`seat-unavailable`: the invitation was accepted already, the seat is taken or the caller is seated already; `game-status`: the game is not open", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid-request`: the invited seat does not exist", body = Problem, content_type = "application/problem+json"),
     ),

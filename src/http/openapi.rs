@@ -94,8 +94,16 @@ pub fn finish(mut api: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         }
     }
     let rulesets = crate::rules::Registry::standard();
-    let ids: Vec<&str> = rulesets.all().map(|g| g.id()).collect();
-    super::openapi_refine::refine(&mut api, &ids);
+    let bounds: Vec<super::openapi_refine::RulesetBounds> = rulesets
+        .all()
+        .filter_map(|g| {
+            Some(super::openapi_refine::RulesetBounds {
+                id: g.id(),
+                seats: g.seats(&serde_json::Value::Null).ok()?,
+            })
+        })
+        .collect();
+    super::openapi_refine::refine(&mut api, &bounds);
     let catalog: String = PROBLEM_TYPES
         .iter()
         .map(|(slug, status, meaning)| format!("| `{slug}` | {status} | {meaning} |\n"))

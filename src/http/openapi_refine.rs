@@ -21,12 +21,23 @@ pub const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]{1,255}$";
 pub const ACCOUNT_EVENT_ID_PATTERN: &str = "^[0-9]{1,16}(\\.[!-~]*)?$";
 /// An address with a dotted domain (`service::users::valid_email`).
 pub const EMAIL_PATTERN: &str = "^[^@\\s]+@[^@\\s.][^@\\s]*\\.[^@\\s]*[^@\\s.]$";
+/// A display name (`service::users::valid_name`) or an API token's name: no control character (Unicode `Cc`), and at
+/// least one character that is neither a control character nor white space (Unicode
+/// `White_Space`, which Rust's `trim` drops).
+pub const DISPLAY_NAME_PATTERN: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x1f\\x7f-\\x9f \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$";
 /// The statuses `GET /v1/me/games?status=` may name, comma-separated.
 pub const STATUS_LIST_PATTERN: &str =
     "^(open|active|finished|abandoned)(,(open|active|finished|abandoned))*$";
 
+/// What the document says of a hosted ruleset in `createGame`.
+pub struct RulesetBounds {
+    pub id: &'static str,
+    /// Seats with the default options (`Game::seats` of `null`); options may narrow it.
+    pub seats: std::ops::RangeInclusive<usize>,
+}
+
 /// Applies every refinement to the document.
-pub fn refine(api: &mut OpenApi, ruleset_ids: &[&str]) {
+pub fn refine(api: &mut OpenApi, rulesets: &[RulesetBounds]) {
     for item in api.paths.paths.values_mut() {
         for op in [
             &mut item.get,
@@ -55,14 +66,98 @@ pub fn refine(api: &mut OpenApi, ruleset_ids: &[&str]) {
             email.max_length = Some(254);
         }
     }
+    // Names that are trimmed, then must be non-empty and free of control characters.
+    for (component, field) in [
+        ("RegisterRequest", "display_name"),
+        ("CreateApiToken", "name"),
+    ] {
+        if let Some(RefOr::T(Schema::Object(o))) = api
+            .components
+            .as_mut()
+            .and_then(|c| c.schemas.get_mut(component))
+            && let Some(RefOr::T(Schema::Object(name))) = o.properties.get_mut(field)
+        {
+            name.pattern = Some(DISPLAY_NAME_PATTERN.to_owned());
+        }
+    }
     if let Some(RefOr::T(Schema::Object(create))) = api
         .components
         .as_mut()
         .and_then(|c| c.schemas.get_mut("CreateGame"))
         && let Some(RefOr::T(Schema::Object(ruleset))) = create.properties.get_mut("ruleset")
     {
-        ruleset.enum_values = Some(ruleset_ids.iter().map(|id| json!(id)).collect());
+        ruleset.enum_values = Some(rulesets.iter().map(|r| json!(r.id)).collect());
     }
+    if let Some(RefOr::T(Schema::Object(create))) = api
+        .components
+        .as_mut()
+        .and_then(|c| c.schemas.get_mut("CreateGame"))
+    {
+        seat_bounds(create, rulesets);
+    }
+    // `setMailPreferences` changes something: `mail` or `pictures` given, not `null`
+    // (`service::users::set_preferences`).
+    if let Some(RefOr::T(Schema::Object(prefs))) = api
+        .components
+        .as_mut()
+        .and_then(|c| c.schemas.get_mut("SetPreferences"))
+    {
+        prefs
+            .extensions
+            .get_or_insert_with(Extensions::default)
+            .insert(
+                "allOf".to_owned(),
+                json!([{"anyOf": [
+                    {"required": ["mail"], "properties": {"mail": {"type": "string"}}},
+                    {"required": ["pictures"], "properties": {"pictures": {"type": "boolean"}}},
+                ]}]),
+            );
+    }
+}
+
+/// `CreateGame`: `seats` within the widest range of any ruleset, `bots` from 0; and, for each
+/// ruleset (JSON Schema's `if`/`then`, which generators ignore and validators check), `seats`
+/// within its range and `bots` below `seats`, as `service::games::create` wants them.
+fn seat_bounds(create: &mut Object, rulesets: &[RulesetBounds]) {
+    let (Some(lo), Some(hi)) = (
+        rulesets.iter().map(|r| *r.seats.start()).min(),
+        rulesets.iter().map(|r| *r.seats.end()).max(),
+    ) else {
+        return;
+    };
+    if let Some(RefOr::T(Schema::Object(seats))) = create.properties.get_mut("seats") {
+        seats.minimum = Some(lo.into());
+        seats.maximum = Some(hi.into());
+    }
+    if let Some(RefOr::T(Schema::Object(bots))) = create.properties.get_mut("bots") {
+        bots.minimum = Some(0.into());
+        bots.maximum = Some(hi.saturating_sub(1).into());
+    }
+    // One `if`/`then` a ruleset, under a single `allOf` (one key: the document's key order
+    // stays fixed).
+    let conditions: Vec<serde_json::Value> = rulesets
+        .iter()
+        .map(|r| {
+            let per_count: Vec<serde_json::Value> = r
+                .seats
+                .clone()
+                .map(|n| {
+                    json!({"properties": {
+                        "seats": {"const": n},
+                        "bots": {"maximum": n.saturating_sub(1)},
+                    }})
+                })
+                .collect();
+            json!({
+                "if": {"properties": {"ruleset": {"const": r.id}}, "required": ["ruleset"]},
+                "then": {"anyOf": per_count},
+            })
+        })
+        .collect();
+    create
+        .extensions
+        .get_or_insert_with(Extensions::default)
+        .insert("allOf".to_owned(), json!(conditions));
 }
 
 fn object_of(p: &mut Parameter) -> Option<&mut Object> {

@@ -21,7 +21,6 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
         400,
         "the body, a parameter or a header could not be read",
     ),
-    ("invalid-link", 400, "an altered or expired signed link"),
     (
         "bad-request",
         400,
@@ -58,6 +57,11 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
         "not-found",
         404,
         "no such game, account, invitation or route",
+    ),
+    (
+        "invalid-link",
+        404,
+        "a signed link (address verification, invitation, unsubscribe) that no mail gave out: altered, forged, expired, or made void since (a changed address); it names nothing that can be used",
     ),
     (
         "method-not-allowed",
@@ -370,7 +374,7 @@ impl From<ServiceError> for ApiError {
                 ApiError::new(S::CONFLICT, "not-now", "Not possible now", detail)
             }
             ServiceError::InvalidLink => ApiError::new(
-                S::BAD_REQUEST,
+                S::NOT_FOUND,
                 "invalid-link",
                 "Invalid or expired link",
                 detail,

@@ -15,10 +15,13 @@ use crate::service::api_tokens::{self, ApiTokenView, NewApiTokenView, Scope};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateApiToken {
-    /// What the token is for, 1 to 100 characters ("my bot", "the CLI").
+    /// What the token is for, 1 to 100 characters ("my bot", "the CLI"): no control
+    /// characters, and not only spaces (leading and trailing spaces are dropped).
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// At least one of `read` (every GET), `play` (create, join and play games, talk, invite)
     /// and `account` (settings, password, logout, tokens).
+    #[schema(min_items = 1)]
     pub scopes: Vec<Scope>,
 }
 

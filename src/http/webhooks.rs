@@ -17,7 +17,13 @@ use crate::service::webhooks::{self, DeliveryView, Event, NewWebhookView, Webhoo
 #[serde(deny_unknown_fields)]
 pub struct CreateWebhook {
     /// Where deliveries go: an `http` or `https` URL of a public host (unless the server
-    /// allows private addresses), without a user name or password, up to 2,000 characters.
+    /// allows private addresses), without a user name or password or fragment, up to 2,000
+    /// characters; its host must resolve, to public addresses only (unless the server allows
+    /// private ones): 422 otherwise.
+    #[schema(
+        max_length = 2000,
+        pattern = "^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*(:[0-9]{1,4})?([/?][!-\"$-~]*)?$"
+    )]
     pub url: String,
     /// The events to deliver: `your-turn`, `game-over`; every event when left out or empty.
     #[serde(default)]

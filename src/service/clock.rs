@@ -43,28 +43,42 @@ pub const MAX_REMINDERS: usize = 4;
 #[serde(deny_unknown_fields)]
 pub struct ClockSettings {
     /// Seconds each decision may take, 3600 (1 hour) to 1209600 (14 days).
+    #[schema(minimum = 3600, maximum = 1209600)]
     pub per_decision_secs: i64,
     /// An optional time bank on top of the time per decision (as Board Game Arena's
     /// turn-based speeds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bank: Option<TimeBank>,
     /// Reminder mails, in seconds before the deadline (default 24 h and 1 h before; points
-    /// not after the decision began are skipped). At most 4.
+    /// not after the decision began are skipped). At most 4, each 60 to 6393600 (the longest
+    /// decision and the largest bank).
     #[serde(default = "default_reminders")]
+    #[schema(max_items = 4, value_type = Vec<ReminderSecs>)]
     pub reminders_secs: Vec<i64>,
     /// Decisions in a row a seat may let time out before it is marked absent and the bot plays
     /// it (default 2, 1 to 10).
     #[serde(default = "default_absent_after")]
+    #[schema(minimum = 1, maximum = 10)]
     pub absent_after: i32,
 }
 
+/// Seconds before a deadline, 60 to 6393600.
+#[derive(ToSchema)]
+#[schema(minimum = 60, maximum = 6393600)]
+#[allow(dead_code)]
+pub struct ReminderSecs(i64);
+
 /// A reserve of time: it starts at `initial_secs`; time a decision takes beyond the time per
-/// decision is taken from it; each decision then adds `credit_secs`, up to `cap_secs`.
+/// decision is taken from it; each decision then adds `credit_secs`, up to `cap_secs`. Each
+/// 0 to 5184000 (60 days); `initial_secs` and `credit_secs` not over `cap_secs`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimeBank {
+    #[schema(minimum = 0, maximum = 5184000)]
     pub initial_secs: i64,
+    #[schema(minimum = 0, maximum = 5184000)]
     pub credit_secs: i64,
+    #[schema(minimum = 0, maximum = 5184000)]
     pub cap_secs: i64,
 }
 

@@ -208,7 +208,10 @@ pub async fn create(
                     options: &options,
                     seat_count: i32::try_from(seat_count).unwrap_or(i32::MAX),
                     status: GameStatus::Open.as_str(),
-                    version: 0,
+                    // The version of the `created` entry below: a game whose creator's seat
+                    // fills it (one seat, as a solo Gnomes and Wizards game has) starts from
+                    // this stored version.
+                    version: 1,
                     seed: &seed,
                     seed_sha256: &seed_sha256,
                     created_by: user,
@@ -226,7 +229,6 @@ pub async fn create(
                 format!("Game of {} for {seat_count} created", rules.name()),
             );
             store::events::append(conn, &[created]).await?;
-            game.version = 1;
             take_seat(svc, conn, &mut game, user, 0, now).await?;
             for (n, seat) in bot_seats.iter().enumerate() {
                 let bot = store::users::insert_bot(conn, &format!("Bot {}", n + 1)).await?;

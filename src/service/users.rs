@@ -26,7 +26,22 @@ pub fn view(u: &User) -> UserView {
     }
 }
 
-const MAX_PASSWORD: usize = 1024;
+/// A password is 8 to 1024 characters (Unicode scalar values, as JSON Schema's `minLength` and
+/// `maxLength` count them; the OpenAPI document says the same).
+pub const MIN_PASSWORD_CHARS: usize = 8;
+pub const MAX_PASSWORD_CHARS: usize = 1024;
+
+/// Whether `password` has a length a password may have.
+fn password_length_ok(password: &str) -> bool {
+    // Bytes first: no counting of a huge body's characters (4 bytes a character at most).
+    password.len() <= 4 * MAX_PASSWORD_CHARS
+        && (MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&password.chars().count())
+}
+
+/// Whether `password` is longer than any password can be (what login need not hash).
+fn password_too_long(password: &str) -> bool {
+    password.len() > 4 * MAX_PASSWORD_CHARS || password.chars().count() > MAX_PASSWORD_CHARS
+}
 
 /// A plausible address: one `@`, a dotted domain, no spaces or control characters, and
 /// something lettre can put in a To header.
@@ -47,7 +62,7 @@ fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
     if !valid_email(email) {
         return Err(ServiceError::Invalid("email is not a valid address".into()));
     }
-    if password.chars().count() < 8 || password.len() > MAX_PASSWORD {
+    if !password_length_ok(password) {
         return Err(ServiceError::Invalid(
             "password must be 8 to 1024 characters long".into(),
         ));
@@ -177,7 +192,7 @@ pub async fn login(
 ) -> Result<(String, DateTime<Utc>)> {
     svc.limits.login(client, email)?;
     // No account has such an address (and PostgreSQL text cannot hold a NUL: 500 otherwise).
-    if password.len() > MAX_PASSWORD || email.contains('\0') {
+    if password_too_long(password) || email.contains('\0') {
         return Err(ServiceError::BadCredentials);
     }
     let user = {
@@ -215,14 +230,14 @@ pub async fn change_password(
             .ok_or(ServiceError::UnknownAccount)?
     };
     svc.limits.login(client, &user.email)?;
-    if current.len() > MAX_PASSWORD {
+    if password_too_long(current) {
         return Err(ServiceError::WrongPassword);
     }
     let (typed, stored) = (current.to_owned(), user.password_hash.clone());
     if !hashing(move || password::verify(&typed, &stored)).await? {
         return Err(ServiceError::WrongPassword);
     }
-    if new.chars().count() < 8 || new.len() > MAX_PASSWORD {
+    if !password_length_ok(new) {
         return Err(ServiceError::Invalid(
             "new_password must be 8 to 1024 characters long".into(),
         ));

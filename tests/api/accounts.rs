@@ -123,3 +123,94 @@ async fn invalid_registrations_are_refused_and_write_nothing() {
     }
     assert_eq!(app.count("users").await, 0);
 }
+
+/// A password of 8 to 1024 characters (the document's `minLength`/`maxLength`, which count
+/// characters, not bytes), at registration, at login and when changing it. Found by
+/// schemathesis: the server counted the upper bound in bytes, so a schema-valid password of
+/// 1024 two-byte characters was refused.
+#[tokio::test]
+async fn password_length_is_counted_in_characters_as_the_document_says() {
+    let app = spawn_app().await;
+    let doc = turnpost::http::document();
+    let password = &doc["components"]["schemas"]["RegisterRequest"]["properties"]["password"];
+    assert_eq!(password["minLength"], 8, "{password}");
+    assert_eq!(password["maxLength"], 1024, "{password}");
+    let new = &doc["components"]["schemas"]["ChangePassword"]["properties"]["new_password"];
+    assert_eq!(new["minLength"], 8, "{new}");
+    assert_eq!(new["maxLength"], 1024, "{new}");
+
+    // 1024 characters of two and three bytes each, no pattern a guesser knows.
+    let alphabet: Vec<char> = "äöüßéèñçøåæœжзийклмнпрстуфхцчшщыэюяαβγδεζηθλμξπσφψω中文字漢語"
+        .chars()
+        .collect();
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut long = String::new();
+    for _ in 0..1024 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        long.push(alphabet[(x % alphabet.len() as u64) as usize]);
+    }
+    assert!(long.len() > 2048);
+    let reg = app
+        .request(
+            Method::POST,
+            "/v1/auth/register",
+            None,
+            Some(&json!({"email": "uni@example.test", "password": long, "display_name": "Uni"})),
+            &[],
+        )
+        .await
+        .expect(201);
+    let token = reg["token"].as_str().unwrap().to_owned();
+    app.request(
+        Method::POST,
+        "/v1/auth/login",
+        None,
+        Some(&json!({"email": "uni@example.test", "password": long})),
+        &[],
+    )
+    .await
+    .expect(200);
+    // One character more is too long, everywhere.
+    let longer = format!("{long}ä");
+    app.request(
+        Method::POST,
+        "/v1/auth/register",
+        None,
+        Some(&json!({"email": "uni2@example.test", "password": longer, "display_name": "Uni"})),
+        &[],
+    )
+    .await
+    .expect_problem(422, "invalid-request");
+    app.request(
+        Method::POST,
+        "/v1/me/password",
+        Some(&token),
+        Some(&json!({"current_password": long, "new_password": longer})),
+        &[],
+    )
+    .await
+    .expect_problem(422, "invalid-request");
+    // Seven characters of any width are too short.
+    app.request(
+        Method::POST,
+        "/v1/me/password",
+        Some(&token),
+        Some(&json!({"current_password": long, "new_password": "中文字漢語ωψ"})),
+        &[],
+    )
+    .await
+    .expect_problem(422, "invalid-request");
+    let changed = app
+        .request(
+            Method::POST,
+            "/v1/me/password",
+            Some(&token),
+            Some(&json!({"current_password": long, "new_password": long.chars().rev().collect::<String>()})),
+            &[],
+        )
+        .await
+        .expect(200);
+    assert!(changed["token"].is_string());
+}

@@ -425,8 +425,8 @@ async fn long_poll_returns_early_on_a_move_and_after_wait_without_one() {
     assert_eq!(page["entries"][0]["seq"], v + 1);
     assert!(took < Duration::from_secs(10), "{took:?}");
 
-    // Bounded.
-    app.get(&format!("{path}&wait=61"), &players[0])
+    // Bounded: 30 s at most (RFC 6202 §5.5), as the document says.
+    app.get(&format!("{path}&wait=31"), &players[0])
         .await
         .expect_problem(400, "malformed-request");
 }
