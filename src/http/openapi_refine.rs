@@ -55,12 +55,7 @@ pub fn refine(api: &mut OpenApi, rulesets: &[RulesetBounds]) {
     }
     // Addresses: `format: email`, with the dotted domain the service also wants.
     for (component, field) in [("RegisterRequest", "email"), ("Invite", "email")] {
-        if let Some(RefOr::T(Schema::Object(o))) = api
-            .components
-            .as_mut()
-            .and_then(|c| c.schemas.get_mut(component))
-            && let Some(RefOr::T(Schema::Object(email))) = o.properties.get_mut(field)
-        {
+        if let Some(email) = property(api, component, field) {
             email.format = Some(SchemaFormat::KnownFormat(KnownFormat::Email));
             email.pattern = Some(EMAIL_PATTERN.to_owned());
             email.max_length = Some(254);
@@ -71,37 +66,19 @@ pub fn refine(api: &mut OpenApi, rulesets: &[RulesetBounds]) {
         ("RegisterRequest", "display_name"),
         ("CreateApiToken", "name"),
     ] {
-        if let Some(RefOr::T(Schema::Object(o))) = api
-            .components
-            .as_mut()
-            .and_then(|c| c.schemas.get_mut(component))
-            && let Some(RefOr::T(Schema::Object(name))) = o.properties.get_mut(field)
-        {
+        if let Some(name) = property(api, component, field) {
             name.pattern = Some(DISPLAY_NAME_PATTERN.to_owned());
         }
     }
-    if let Some(RefOr::T(Schema::Object(create))) = api
-        .components
-        .as_mut()
-        .and_then(|c| c.schemas.get_mut("CreateGame"))
-        && let Some(RefOr::T(Schema::Object(ruleset))) = create.properties.get_mut("ruleset")
-    {
+    if let Some(ruleset) = property(api, "CreateGame", "ruleset") {
         ruleset.enum_values = Some(rulesets.iter().map(|r| json!(r.id)).collect());
     }
-    if let Some(RefOr::T(Schema::Object(create))) = api
-        .components
-        .as_mut()
-        .and_then(|c| c.schemas.get_mut("CreateGame"))
-    {
+    if let Some(create) = component(api, "CreateGame") {
         seat_bounds(create, rulesets);
     }
     // `setMailPreferences` changes something: `mail` or `pictures` given, not `null`
     // (`service::users::set_preferences`).
-    if let Some(RefOr::T(Schema::Object(prefs))) = api
-        .components
-        .as_mut()
-        .and_then(|c| c.schemas.get_mut("SetPreferences"))
-    {
+    if let Some(prefs) = component(api, "SetPreferences") {
         prefs
             .extensions
             .get_or_insert_with(Extensions::default)
@@ -112,6 +89,22 @@ pub fn refine(api: &mut OpenApi, rulesets: &[RulesetBounds]) {
                     {"required": ["pictures"], "properties": {"pictures": {"type": "boolean"}}},
                 ]}]),
             );
+    }
+}
+
+/// The object schema of component `name`.
+fn component<'a>(api: &'a mut OpenApi, name: &str) -> Option<&'a mut Object> {
+    match api.components.as_mut()?.schemas.get_mut(name)? {
+        RefOr::T(Schema::Object(o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// The object schema of property `field` of component `name`.
+fn property<'a>(api: &'a mut OpenApi, name: &str, field: &str) -> Option<&'a mut Object> {
+    match component(api, name)?.properties.get_mut(field)? {
+        RefOr::T(Schema::Object(o)) => Some(o),
+        _ => None,
     }
 }
 
