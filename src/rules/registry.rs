@@ -298,6 +298,13 @@ fn options_of<R: Ruleset>(options: &Value) -> Result<R::Options, SetupError> {
     if options.is_null() {
         return Ok(R::Options::default());
     }
+    // serde reads a struct from an array too (`[]` is every default): the document says object.
+    if !options.is_object() {
+        return Err(SetupError(format!(
+            "invalid options for {}: an object, or null for the defaults",
+            R::ID
+        )));
+    }
     R::Options::deserialize(options)
         .map_err(|e| SetupError(format!("invalid options for {}: {e}", R::ID)))
 }

@@ -177,6 +177,11 @@ pub async fn create(
                 range.end()
             ))
         })?;
+    // A dry set-up: options the ruleset refuses only when the table is full (three schools in
+    // Wiz-War, tribes one per seat) would otherwise make an open game that can never start.
+    rules
+        .new_game(&options, seat_count)
+        .map_err(|e| ServiceError::Invalid(e.to_string()))?;
     let bots = usize::try_from(table.bots)
         .ok()
         .filter(|b| *b < seat_count)

@@ -74,16 +74,24 @@ pub enum Reinforcements {
 /// every field may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
+#[schemars(extend("not" = {
+    "required": ["short_game", "extra_objectives"],
+    "properties": {"short_game": {"const": true}, "extra_objectives": {"minimum": 1}}
+}))]
 pub struct Options {
     /// With 2 players the combined point-total decides whatever this says (l.231).
     pub scoring: Scoring,
     /// The long game variant: objectives kept beyond the standard 3 (2 with 5–6 clans), 0–3.
+    /// Not with `short_game`.
+    #[schemars(range(max = 3))]
     pub extra_objectives: u8,
     /// "You may wish to play with only 2 objectives": every clan keeps 2.
     pub short_game: bool,
     /// The 2-player variant: clans each player runs, 2 or 3 (ignored with 3–6 players).
+    #[schemars(range(min = 2, max = 3))]
     pub clans_per_player: u8,
     /// If set, the game also ends after this round (1–1000), scored by the advanced rules.
+    #[schemars(range(min = 1, max = 1000))]
     pub round_limit: Option<u32>,
     pub reinforcements: Reinforcements,
 }

@@ -69,6 +69,9 @@ pub struct Options {
     /// Abilities may be cast only in one's own turn: no reaction windows (faster by mail).
     pub own_turn_casting: bool,
     /// Tribes by seat (solo: the player's, then the automaton's); empty deals them at random.
+    /// Otherwise one different tribe per seat (solo: two); with `team_play`, seats 0 and 2 one
+    /// faction and 1 and 3 the other.
+    #[schemars(length(max = 4), extend("uniqueItems" = true))]
     pub tribes: Vec<Tribe>,
     /// 'Shape It Up': the board's shape.
     pub shape: Shape,

@@ -50,9 +50,11 @@ pub struct MonstersAndMagic;
 pub struct Options {
     /// "THE OPTIONAL REALIGNMENT RULE".
     pub realignment: bool,
-    /// "Increase or Decrease the number of Permanent Cards" (rulebook: 5).
+    /// "Increase or Decrease the number of Permanent Cards" (rulebook: 5), 0 to 10.
+    #[schemars(range(max = MAX_PERMANENT_CARDS))]
     pub permanent_cards: u8,
-    /// "Increase or Decreas Max Hand Size" (rulebook: 5).
+    /// "Increase or Decreas Max Hand Size" (rulebook: 5), 1 to 10.
+    #[schemars(range(min = 1, max = MAX_HAND_SIZE))]
     pub hand_size: u8,
     /// The rules edition the game was created under (set by `for_new_game`, never chosen):
     /// absent (0) in games created before edition 1, which keep the old rules

@@ -51,6 +51,11 @@ pub struct WizWar;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {
+    /// Three different schools besides White Cantrip (l.42), which is always in the deck.
+    #[schemars(length(equal = 3), extend(
+        "uniqueItems" = true,
+        "not" = {"contains": {"const": "cantrip"}}
+    ))]
     pub schools: Vec<School>,
     /// "Players may look at their cards, but must keep them secret" (l.48): by default every
     /// window asks every other living wizard, so a window says nothing about hands.
@@ -58,6 +63,7 @@ pub struct Options {
     /// If set, the game also ends when this round (1–1000) is over, the most victory points
     /// winning. The rulebook has no limit: "Players continue taking turns around the table
     /// until one player wins the game" (l.69), so the default is none.
+    #[schemars(range(min = 1, max = 1000))]
     pub round_limit: Option<u32>,
     /// The side of the sector boards played: "either new (side A) or classic (side B)" (l.36).
     pub board_side: BoardSide,
