@@ -124,7 +124,7 @@ mod toy;
 #[path = "conformance/twins.rs"]
 mod twins;
 
-pub use twins::redeal;
+pub use twins::{entry as log_entry, redeal};
 
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.
 ///

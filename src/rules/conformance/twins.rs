@@ -200,7 +200,12 @@ fn same_views<R: Secrets>(
 
 /// What `viewer` is shown of the logged action, as the service shows it: the action and its
 /// full description where the visibility allows, else the redacted form and its description.
-fn entry<R: Secrets>(state: &R::State, actor: Actor, action: &R::Action, viewer: Viewer) -> String {
+pub fn entry<R: Secrets>(
+    state: &R::State,
+    actor: Actor,
+    action: &R::Action,
+    viewer: Viewer,
+) -> String {
     let visibility = R::visibility(state, actor, action);
     let (json, text): (Value, String) = if visibility.allows(viewer) {
         (

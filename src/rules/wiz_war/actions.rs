@@ -46,6 +46,9 @@ pub enum Action {
     Draw(CardId),
     /// Thought Steal takes this card from the victim's hand.
     Steal(CardId),
+    /// The card [`Action::DiscardAtRandom`] drew from the hand of the wizard over its hand
+    /// limit: it is discarded face up, as a chosen one is (ruling 31).
+    RandomDiscard(CardId),
     /// Set-up: this seat plays first.
     FirstPlayer(Seat),
     /// The four-sided die rolled: for a punch (the Werewolf's d4), or for an attack at a Gnome
@@ -86,6 +89,9 @@ pub enum Action {
 
     // Discard and draw.
     Discard(CardId),
+    /// Over the hand limit: discard a card drawn at random from your hand (a chance step
+    /// draws it). What a deadline plays there (ruling 31).
+    DiscardAtRandom,
     DrawCard,
     EndTurn,
 
@@ -105,6 +111,7 @@ impl Action {
                 | Action::TurnSector(_)
                 | Action::Draw(_)
                 | Action::Steal(_)
+                | Action::RandomDiscard(_)
                 | Action::FirstPlayer(_)
                 | Action::Roll(_)
         )
@@ -158,15 +165,12 @@ fn chance(state: &State) -> Option<Chance<Action>> {
                 .into_iter()
                 .map(|(c, n)| (Action::Draw(c), n))
                 .collect(),
-            Some(super::state::Need::Steal { victim, .. }) => state
-                .wizard(*victim)
-                .map(|w| {
-                    tally(&w.hand)
-                        .into_iter()
-                        .map(|(c, n)| (Action::Steal(c), n))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            Some(super::state::Need::Steal { victim, .. }) => {
+                from_hand(state, *victim, Action::Steal)
+            }
+            Some(super::state::Need::DiscardAtRandom(seat)) => {
+                from_hand(state, *seat, Action::RandomDiscard)
+            }
             Some(super::state::Need::Punch { die, .. }) => {
                 (1..=*die).map(|n| (Action::Roll(n), 1)).collect()
             }
@@ -180,6 +184,16 @@ fn chance(state: &State) -> Option<Chance<Action>> {
         },
     };
     (!outcomes.is_empty()).then_some(Chance { outcomes })
+}
+
+/// A card drawn at random from `seat`'s hand, each card alike (copies counted).
+fn from_hand(state: &State, seat: Seat, outcome: fn(CardId) -> Action) -> Vec<(Action, u32)> {
+    state.wizard(seat).map_or_else(Vec::new, |w| {
+        tally(&w.hand)
+            .into_iter()
+            .map(|(c, n)| (outcome(c), n))
+            .collect()
+    })
 }
 
 /// The one seat to decide now, if a player decides.
@@ -223,6 +237,10 @@ fn legal_actions_for(state: &State, seat: Seat, want: Option<&Action>) -> Vec<Ac
         |cards: &[CardId]| -> Vec<CardId> { tally(cards).into_iter().map(|(c, _)| c).collect() };
     if state.over_limit() == Some(seat) {
         let mut out: Vec<Action> = distinct(&w.hand).into_iter().map(Action::Discard).collect();
+        // Ruling 31: or leave the pick to chance (what a deadline does).
+        if !w.hand.is_empty() {
+            out.push(Action::DiscardAtRandom);
+        }
         out.extend(distinct(&w.items).into_iter().map(Action::Drop));
         out.extend(own_spells(state, seat));
         return out;
@@ -315,6 +333,13 @@ pub fn apply(state: &mut State, actor_: Actor, action: &Action) -> Result<(), Ru
 fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
     match action {
         Action::Discard(card) => flow::discard(state, seat, *card),
+        Action::DiscardAtRandom => {
+            // Drawn now, before anything else owed (nothing is: a decision waits for chance).
+            state
+                .needs
+                .insert(0, super::state::Need::DiscardAtRandom(seat));
+            Ok(())
+        }
         Action::Drop(card) => flow::drop_item(state, seat, *card),
         Action::EndSpell(id) => {
             flow::end_spell(state, *id);

@@ -87,6 +87,13 @@ pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError>
             }
             state.note(format!("Seat {thief} stole a card from Seat {victim}."));
         }
+        (Action::RandomDiscard(card), _) => {
+            let Some(Need::DiscardAtRandom(seat)) = state.needs.first().cloned() else {
+                return Err(RuleError::illegal("no card is being discarded at random"));
+            };
+            discard(state, seat, card)?;
+            state.needs.remove(0);
+        }
         (Action::Roll(n), _) => match state.needs.first().cloned() {
             Some(Need::Punch {
                 by,
@@ -186,14 +193,8 @@ fn step(state: &mut State) -> bool {
                 }
                 return false;
             }
-            Need::Steal { victim, thief } => {
-                let empty = state.wizard(victim).is_none_or(|w| w.hand.is_empty());
-                if empty || !state.alive(thief) {
-                    state.needs.remove(0);
-                    return true;
-                }
-                return false;
-            }
+            Need::Steal { victim, thief } => return drop_if_no_card(state, victim, thief),
+            Need::DiscardAtRandom(seat) => return drop_if_no_card(state, seat, seat),
             Need::Punch { victim, die, .. } => {
                 if !state.alive(victim) || die == 0 {
                     state.needs.remove(0);
@@ -228,6 +229,17 @@ fn step(state: &mut State) -> bool {
     if matches!(state.phase, Phase::MoveAndCast | Phase::DiscardAndDraw) && !state.alive(active) {
         state.casting = None;
         end_turn(state);
+        return true;
+    }
+    false
+}
+
+/// A card owed from `from`'s hand to (or by) `by`: dropped, if the hand is empty or `by` is
+/// dead; whether it was.
+fn drop_if_no_card(state: &mut State, from: Seat, by: Seat) -> bool {
+    let empty = state.wizard(from).is_none_or(|w| w.hand.is_empty());
+    if empty || !state.alive(by) {
+        state.needs.remove(0);
         return true;
     }
     false
@@ -852,7 +864,7 @@ pub fn die(state: &mut State, victim: Seat, by: Option<Seat>) {
     state.needs.retain(|n| match n {
         Need::Draw(s) => *s != victim,
         Need::Steal { thief, victim: v } => *thief != victim && *v != victim,
-        Need::Punch { victim: v, .. } => *v != victim,
+        Need::Punch { victim: v, .. } | Need::DiscardAtRandom(v) => *v != victim,
         // An evasion roll left waiting is cleared by `step`, which discards its attack's cards.
         Need::Evade { .. } => true,
     });

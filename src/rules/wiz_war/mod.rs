@@ -308,14 +308,17 @@ impl Ruleset for WizWar {
         present::choices(state, seat, actions, names)
     }
 
-    /// When a deadline passes: pass in a window, take back a spell being cast, end the move,
-    /// end the turn; over the hand limit, discard the first card.
     /// Cancelling a cast takes back the step that began it: a bot that casts Fog, cancels and
     /// casts it again would never end its turn (it did, in a bot game of seed 5).
     fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
         matches!(action, Action::CancelCast)
     }
 
+    /// When a deadline passes: pass in a window, take back a spell being cast, end the move,
+    /// end the turn; over the hand limit, discard a card drawn at random (the first card of the
+    /// sorted hand would tell everyone that no card of it sorts before: ruling 31), or with an
+    /// empty hand drop the first carried item or end the first spell (both public).
+    /// Nothing else reaches the first legal action: every other step lists one of these.
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         [
@@ -323,6 +326,7 @@ impl Ruleset for WizWar {
             Action::CancelCast,
             Action::EndMove,
             Action::EndTurn,
+            Action::DiscardAtRandom,
         ]
         .into_iter()
         .find(|a| legal.contains(a))

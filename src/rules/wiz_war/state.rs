@@ -144,7 +144,7 @@ pub struct Pending {
     pub waiting: Vec<Seat>,
 }
 
-/// A chance step owed: a card to draw, or a card taken at random from a hand.
+/// A chance step owed: a card to draw, a card taken or discarded at random from a hand, a die.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Need {
@@ -168,6 +168,9 @@ pub enum Need {
         victim: Seat,
         attack: Option<Pending>,
     },
+    /// A wizard over its hand limit chose `discard_at_random` (what a deadline plays): a card
+    /// is drawn at random from its hand and discarded (ruling 31).
+    DiscardAtRandom(Seat),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -499,6 +499,9 @@ fn prompt(state: &State) -> String {
                 format!("Seat {thief} takes a card from Seat {victim}")
             }
             Need::Punch { by, die, .. } => format!("Seat {by} rolls a d{die} for the punch"),
+            Need::DiscardAtRandom(s) => {
+                format!("Seat {s} discards a card drawn at random from their hand")
+            }
             Need::Evade { by, victim, .. } => format!(
                 "Seat {victim} rolls the die to evade Seat {by}'s attack (1-{} misses)",
                 state.form(*victim).map_or(0, |f| f.evades_up_to)
@@ -620,6 +623,16 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
             }
             _ => "A card was taken".to_owned(),
         },
+        // Public, as a chosen discard is: the card goes face up on the discard pile.
+        Action::RandomDiscard(c) => match state.needs.first() {
+            Some(Need::DiscardAtRandom(s)) => {
+                format!(
+                    "Seat {s} discards {}, drawn at random from their hand",
+                    n(c)
+                )
+            }
+            _ => format!("{} is discarded", n(c)),
+        },
         Action::FirstPlayer(s) => format!("Seat {s} plays first"),
         Action::Roll(n) => match state.needs.first() {
             Some(Need::Punch { by, victim, .. }) => {
@@ -660,6 +673,7 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
         Action::EndSpell(id) => format!("{who} ends spell #{id}"),
         Action::EndMove => format!("{who} ends move and cast"),
         Action::Discard(c) => format!("{who} discards {}", n(c)),
+        Action::DiscardAtRandom => format!("{who} discards a card from their hand at random"),
         Action::DrawCard => format!("{who} draws a card"),
         Action::EndTurn => format!("{who} ends the turn"),
         Action::Counter(c) => format!("{who} answers with {}", n(c)),

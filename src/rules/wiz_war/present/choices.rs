@@ -254,14 +254,11 @@ impl<'a> Context<'a> {
                 t("Finish"),
                 t("End move and cast (go on to discard and draw)"),
             ),
-            Action::Discard(c) if self.over_limit => (
+            Action::Discard(c) if self.over_limit => (LIMIT, self.discard_title(), c.name()),
+            Action::DiscardAtRandom => (
                 LIMIT,
-                format!(
-                    "Over the hand limit ({} of {}): discard a card",
-                    state.hand_total(seat),
-                    state.hand_limit(seat)
-                ),
-                c.name(),
+                self.discard_title(),
+                t("A card at random: chance draws it from your hand (what a deadline discards)"),
             ),
             Action::Discard(c) if state.phase == super::super::state::Phase::MoveAndCast => (
                 PICK,
@@ -312,6 +309,15 @@ impl<'a> Context<'a> {
                 super::super::view::describe(state, Actor::Seat(seat), other, viewer),
             ),
         }
+    }
+
+    /// The group of discards over the hand limit.
+    fn discard_title(&self) -> String {
+        format!(
+            "Over the hand limit ({} of {}): discard a card",
+            self.state.hand_total(self.seat),
+            self.state.hand_limit(self.seat)
+        )
     }
 
     fn move_title(&self) -> String {

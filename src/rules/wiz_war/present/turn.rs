@@ -37,6 +37,10 @@ pub(super) fn headline(state: &State, viewer: Viewer, names: &[String]) -> Strin
                 name(*thief),
                 name(*victim)
             ),
+            Need::DiscardAtRandom(s) => format!(
+                "{} discards a card drawn at random from their hand.",
+                name(*s)
+            ),
             Need::Punch {
                 by, victim, die, ..
             } => format!(

@@ -519,7 +519,14 @@ fn over_the_hand_limit_out_of_turn() {
     let (actions, groups) = choices_of(&state, 1);
     assert_numbered(&actions, &groups);
     let g = group(&groups, "Over the hand limit (8 of 7): discard a card");
-    assert_eq!(g.choices.len(), 6, "one choice per distinct card");
+    // One choice per distinct card, and the card drawn at random (ruling 31).
+    assert_eq!(
+        g.choices.len(),
+        7,
+        "one choice per distinct card, and one at random"
+    );
+    let last = &g.choices[6].label;
+    assert!(last.starts_with("A card at random"), "{last}");
     let ann = table(&state, Viewer::Seat(0));
     assert!(
         ann.headline.starts_with("Bob is over the hand limit"),

@@ -110,6 +110,142 @@ fn over_the_hand_limit_discard_down_at_once() {
     assert!(Game::legal_actions(&state, 0).contains(&Action::EndMove));
 }
 
+/// What `viewer` is shown of `actor`'s `action` in the log, as the twin check compares it.
+fn entry_seen(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
+    crate::rules::conformance::log_entry::<Game>(state, actor, action, viewer)
+}
+
+/// Two hands of 8 (over the hand limit of 7) whose first cards, sorted, differ (Zot, Shield).
+const EIGHT: [[&str; 8]; 2] = [
+    [
+        "add", "dispel", "fireball", "fog", "shield", "teleport", "zot", "zot",
+    ],
+    [
+        "add", "add", "dispel", "fireball", "fireball", "fog", "shield", "teleport",
+    ],
+];
+
+// "If a player has more cards in his hand than his maximum hand size (as a result of casting a
+// spell, killing a wizard, etc)., he must immediately discard down to his maximum hand size."
+// (l.116) and "Players may look at their cards, but must keep them secret." (l.48) Ruling 31:
+// the move a deadline makes over the hand limit must not depend on which cards are held. The
+// old default discarded the first card of the sorted hand, which told everyone that no card of
+// the hand sorts before it: these two hands gave different log entries.
+#[test]
+fn a_deadline_over_the_hand_limit_tells_the_others_nothing_of_the_hand() {
+    let (mut seen, mut firsts) = (Vec::new(), Vec::new());
+    for hand in EIGHT {
+        let mut state = duel(&hand, &[]);
+        firsts.push(state.wizards[0].hand[0]);
+        assert_eq!(state.hand_total(0), 8);
+        assert_eq!(waiting_for(&state), vec![0]);
+        let default = Game::default_action(&state, 0).unwrap();
+        assert!(Game::legal_actions(&state, 0).contains(&default));
+        let entries: Vec<String> = [Viewer::Seat(1), Viewer::Spectator]
+            .into_iter()
+            .map(|v| entry_seen(&state, Actor::Seat(0), &default, v))
+            .collect();
+        Game::apply(&mut state, Actor::Seat(0), &default).unwrap();
+        let asked = match Game::next(&state) {
+            Next::Players(seats) => format!("{seats:?}"),
+            Next::Chance(_) => "chance".to_owned(),
+            Next::Over(_) => "over".to_owned(),
+        };
+        seen.push((entries, asked));
+    }
+    assert_ne!(
+        firsts[0], firsts[1],
+        "the sorted hands begin with different cards"
+    );
+    assert_eq!(seen[0], seen[1]);
+}
+
+// l.116, as above. Ruling 31: `discard_at_random` is offered over the hand limit (so that the
+// default is a listed action); chance draws the card, each card of the hand alike with its
+// copies counted, and it is discarded face up as a chosen one is.
+#[test]
+fn discard_at_random_draws_the_card_by_chance_and_discards_it_face_up() {
+    let mut state = duel(&EIGHT[0], &[]);
+    assert_eq!(
+        Game::default_action(&state, 0),
+        Some(Action::DiscardAtRandom)
+    );
+    let entry = entry_seen(
+        &state,
+        Actor::Seat(0),
+        &Action::DiscardAtRandom,
+        Viewer::Seat(1),
+    );
+    assert!(
+        entry.contains("Seat 0 discards a card from their hand at random"),
+        "{entry}"
+    );
+    decide(&mut state, 0, Action::DiscardAtRandom);
+    assert!(Game::legal_actions(&state, 0).is_empty());
+    let Next::Chance(c) = Game::next(&state) else {
+        panic!("a chance step draws the card")
+    };
+    assert_eq!(c.total_weight(), 8);
+    assert!(
+        c.outcomes
+            .contains(&(Action::RandomDiscard(card("zot")), 2))
+    );
+    assert!(
+        c.outcomes
+            .contains(&(Action::RandomDiscard(card("add")), 1))
+    );
+    let drawn = Action::RandomDiscard(card("zot"));
+    assert_eq!(
+        Game::visibility(&state, Actor::Chance, &drawn),
+        Visibility::Public
+    );
+    let told = Game::describe(&state, Actor::Chance, &drawn, Viewer::Spectator);
+    assert_eq!(told, "Seat 0 discards Zot, drawn at random from their hand");
+    chance(&mut state, drawn);
+    assert_eq!(state.wizards[0].hand.len(), 7);
+    assert_eq!(
+        state.wizards[0]
+            .hand
+            .iter()
+            .filter(|&&c| c == card("zot"))
+            .count(),
+        1
+    );
+    assert!(state.discard.contains(&card("zot")));
+    assert!(state.needs.is_empty());
+    assert_eq!(waiting_for(&state), vec![0]);
+    assert!(Game::legal_actions(&state, 0).contains(&Action::EndMove));
+    assert!(!Game::legal_actions(&state, 0).contains(&Action::DiscardAtRandom));
+}
+
+// l.116 applies to every player, not only the active one: a wizard over the limit in another's
+// turn discards at random at its deadline, and the turn goes on. With no card in hand (items
+// and spells over the limit) nothing is drawn at random: the default drops the first carried
+// item, which everyone sees already.
+#[test]
+fn discard_at_random_out_of_turn_and_not_from_an_empty_hand() {
+    let mut state = duel(&["fireball"], &EIGHT[1]);
+    assert_eq!(waiting_for(&state), vec![1]);
+    assert_eq!(
+        Game::default_action(&state, 1),
+        Some(Action::DiscardAtRandom)
+    );
+    decide(&mut state, 1, Action::DiscardAtRandom);
+    chance(&mut state, Action::RandomDiscard(card("fireball")));
+    assert_eq!(state.wizards[1].hand.len(), 7);
+    assert_eq!(waiting_for(&state), vec![0]);
+
+    let mut state = duel(&[], &[]);
+    state.wizards[0].items = ["large_rock"; 8].map(card).to_vec();
+    assert_eq!(waiting_for(&state), vec![0]);
+    let legal = Game::legal_actions(&state, 0);
+    assert!(!legal.contains(&Action::DiscardAtRandom));
+    assert_eq!(
+        Game::default_action(&state, 0),
+        Some(Action::Drop(card("large_rock")))
+    );
+}
+
 // "Picking up a treasure immediately ends the Move and Cast phase"; "Dropping an enemy treasure
 // in a wizard's home base square earns that wizard 1 victory point (while the treasure remains
 // in the square)." "The first player to score 2 victory points wins the game."
