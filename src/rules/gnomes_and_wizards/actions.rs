@@ -444,9 +444,11 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             out.extend(own_casts(state, seat));
         }
         Step::Charge => {
+            let reserve = state.player(seat).map_or(0, |p| p.reserve);
             out.extend(
                 call::charge_slots(state, seat)
                     .into_iter()
+                    .filter(|_| reserve > 0)
                     .map(|(slot, learned)| Action::Charge { slot, learned }),
             );
             out.push(Action::EndCharge);

@@ -281,6 +281,7 @@ pub fn empower(state: &mut State, seat: Seat, caller: u8, clan: u8, learned: boo
             u.innate_charge = a.cost;
         }
     }
+    state.filled_this_turn = true;
 }
 
 pub fn call_actions_exist(state: &State, seat: Seat) -> bool {
@@ -315,11 +316,16 @@ pub fn charge_one(state: &mut State, seat: Seat, slot: u8, learned: bool) {
     if let Some(p) = state.players.get_mut(seat) {
         p.reserve = p.reserve.saturating_sub(1);
     }
+    let tribe = state.tribe_of(seat);
+    let mut filled = false;
     if let Some(u) = state.unit_mut(UnitRef { owner: seat, slot }) {
         if learned {
             u.learned_charge = u.learned_charge.saturating_add(1);
+            filled = u.learned_full();
         } else {
             u.innate_charge = u.innate_charge.saturating_add(1);
+            filled = u.innate_full(tribe);
         }
     }
+    state.filled_this_turn |= filled;
 }

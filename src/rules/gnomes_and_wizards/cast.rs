@@ -113,6 +113,16 @@ pub fn targets(state: &State, owner: usize, source: Source) -> Vec<Target> {
             .filter(|u| state.unit(*u).is_some_and(|x| x.defense < x.max_defense()))
             .map(Target::Unit)
             .collect(),
+        // From edition 1 the player chooses which ability is filled first (review R5).
+        Effect::Crystals(_) if state.options.edition >= 1 => allies()
+            .flat_map(|u| {
+                let (innate, learned) = open_slots_of(state, u);
+                [(innate, false), (learned, true)]
+                    .into_iter()
+                    .filter(|&(open, _)| open > 0)
+                    .map(move |(_, learned)| Target::Crystals { unit: u, learned })
+            })
+            .collect(),
         Effect::Crystals(_) => allies()
             .filter(|u| open_slots(state, *u) > 0)
             .map(Target::Unit)
@@ -184,12 +194,18 @@ pub fn move_destinations(state: &State, u: UnitRef, n: u8) -> Vec<TileId> {
 
 /// Empty crystal slots on `u`'s innate and Learned abilities.
 pub fn open_slots(state: &State, u: UnitRef) -> u8 {
+    let (innate, learned) = open_slots_of(state, u);
+    innate.saturating_add(learned)
+}
+
+/// Empty crystal slots on `u`'s innate and on its Learned ability (none off the board).
+fn open_slots_of(state: &State, u: UnitRef) -> (u8, u8) {
     let tribe = state.tribe_of(u.owner);
     let Some(unit) = state.unit(u) else {
-        return 0;
+        return (0, 0);
     };
     if !unit.on_board() {
-        return 0;
+        return (0, 0);
     }
     let innate = tribe
         .innate(unit.slot)
@@ -198,7 +214,7 @@ pub fn open_slots(state: &State, u: UnitRef) -> u8 {
         .learned
         .and_then(super::data::card)
         .map_or(0, |(_, a)| a.cost.saturating_sub(unit.learned_charge));
-    innate.saturating_add(learned)
+    (innate, learned)
 }
 
 /// Every cast `owner` may make now.
@@ -273,7 +289,11 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
         }
         (Effect::Crystals(n), Target::Unit(u)) => {
             wake(state, u);
-            charge(state, u, n);
+            charge(state, u, n, false);
+        }
+        (Effect::Crystals(n), Target::Crystals { unit, learned }) => {
+            wake(state, unit);
+            charge(state, unit, n, learned);
         }
         // "The player will not get points for enemy units defeated by fall damage even if it
         // was from an ability cast by the player" (l.590) is solo's exception: otherwise the
@@ -365,20 +385,25 @@ pub fn continue_resolution(state: &mut State) {
     }
 }
 
-/// Puts up to `n` crystals on `u`'s abilities, innate first; the overflow is lost.
-pub fn charge(state: &mut State, u: UnitRef, mut n: u8) {
-    let tribe = state.tribe_of(u.owner);
-    let Some(unit) = state.unit_mut(u) else {
-        return;
+/// Puts up to `n` crystals on `u`'s abilities, the innate one first (or the Learned one,
+/// `learned_first`), the rest on the other; the overflow is lost.
+pub fn charge(state: &mut State, u: UnitRef, n: u8, learned_first: bool) {
+    let (innate_open, learned_open) = open_slots_of(state, u);
+    let (first_open, second_open) = if learned_first {
+        (learned_open, innate_open)
+    } else {
+        (innate_open, learned_open)
     };
-    if let Some(a) = tribe.innate(unit.slot) {
-        let add = a.cost.saturating_sub(unit.innate_charge).min(n);
-        unit.innate_charge += add;
-        n -= add;
-    }
-    if let Some((_, a)) = unit.learned.and_then(super::data::card) {
-        let add = a.cost.saturating_sub(unit.learned_charge).min(n);
-        unit.learned_charge += add;
+    let first = first_open.min(n);
+    let second = second_open.min(n.saturating_sub(first));
+    let (to_innate, to_learned) = if learned_first {
+        (second, first)
+    } else {
+        (first, second)
+    };
+    if let Some(unit) = state.unit_mut(u) {
+        unit.innate_charge = unit.innate_charge.saturating_add(to_innate);
+        unit.learned_charge = unit.learned_charge.saturating_add(to_learned);
     }
 }
 

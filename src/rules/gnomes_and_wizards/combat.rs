@@ -36,7 +36,16 @@ pub fn damage(state: &mut State, target: UnitRef, amount: u8, by: Option<usize>)
     if let Some(card) = learned {
         put_bottom(state, card);
     }
-    if let Some(by) = by.filter(|&b| b != target.owner)
+    // From edition 1 (review R4): only an enemy's final blow wins the card — "how many enemy
+    // units they defeated" (l.34); a team-mate's unit defeated by one's own flip is no trophy.
+    let own_side = |b: usize| {
+        if state.options.edition >= 1 {
+            state.team_mates(b, target.owner)
+        } else {
+            b == target.owner
+        }
+    };
+    if let Some(by) = by.filter(|&b| !own_side(b))
         && let Some(p) = state.players.get_mut(by)
     {
         p.trophies.push((tribe, target.slot));
@@ -180,11 +189,21 @@ pub fn landing_tiles(state: &State, u: UnitRef) -> Vec<TileId> {
     nearest(&state.geometry().distances(from, |_| true))
 }
 
-/// Lands a falling unit on `t`.
+/// Lands a falling unit on `t`. From edition 1 (review R3) a crystal mine it lands on adds a
+/// crystal to its owner's reserve: "For every Crystal Mine tile a unit enters, that player
+/// adds one Power Crystals to their Power Crystal reserve" (l.349), as a move or an
+/// ability's move does.
 pub fn land(state: &mut State, u: UnitRef, t: TileId) {
     state.falls.retain(|&x| x != u);
     if let Some(unit) = state.unit_mut(u) {
         unit.tile = Some(t);
+    }
+    if state.options.edition >= 1
+        && state.is_mine(t)
+        && let Some(p) = state.players.get_mut(u.owner)
+        && !p.automaton
+    {
+        p.reserve = p.reserve.saturating_add(1);
     }
 }
 

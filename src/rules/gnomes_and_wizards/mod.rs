@@ -75,6 +75,21 @@ pub struct Options {
     pub tribes: Vec<Tribe>,
     /// 'Shape It Up': the board's shape.
     pub shape: Shape,
+    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
+    /// absent (0) in games created before edition 1, which keep the old rules
+    /// (docs/rules/gnomes-and-wizards.md, "Editions").
+    #[serde(skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+/// The edition new games are created under. Edition 1 (the fresh review of 2026-11-28,
+/// docs/reviews/2026-11-28-gnomes-and-wizards.md): the turn does not end by itself after an
+/// ability is filled while its player could still cast (R1); a unit falling onto a crystal
+/// mine adds a crystal (R3); a team-mate's unit defeated wins no card (R4).
+pub const EDITION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Options {
@@ -134,6 +149,8 @@ impl Ruleset for GnomesAndWizards {
         ]
     }
 
+    /// As new games get them (the current edition); games of edition 0 are the old logs'
+    /// (`rules::old_logs`) and most rule tests'.
     fn option_sets() -> Vec<Options> {
         use Variant::*;
         let mut sets = vec![
@@ -162,7 +179,14 @@ impl Ruleset for GnomesAndWizards {
             shape: Shape::Hexagon([3, 1, 3, 3, 1, 3]),
             ..Options::default()
         });
-        sets
+        sets.into_iter().map(Self::for_new_game).collect()
+    }
+
+    fn for_new_game(options: Options) -> Options {
+        Options {
+            edition: EDITION,
+            ..options
+        }
     }
 
     fn seats(options: &Options) -> RangeInclusive<usize> {
@@ -299,7 +323,8 @@ impl Ruleset for GnomesAndWizards {
     }
 
     /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,
-    /// decline an alliance; otherwise the first legal choice.
+    /// decline an alliance, hold a kept Learned card in hand (attaching it would discard the
+    /// unit's Learned card and its crystals, review R2); otherwise the first legal choice.
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         [
@@ -310,6 +335,7 @@ impl Ruleset for GnomesAndWizards {
             Action::EndActions,
             Action::EndCall,
             Action::EndCharge,
+            Action::HoldLearned,
         ]
         .into_iter()
         .find(|a| legal.contains(a))

@@ -367,7 +367,7 @@ fn target(state: &State, seat: Seat, action: &Action) -> Option<String> {
             .position(|(f, a)| *f == Some(*face) && !*a)
             .map(die_target),
         Action::Cast(c) => match c.target {
-            Target::Unit(u) => unit(u),
+            Target::Unit(u) | Target::Crystals { unit: u, .. } => unit(u),
             Target::Tile(t) | Target::Move { to: t, .. } => tile(t),
         }
         .or_else(|| match c.source {

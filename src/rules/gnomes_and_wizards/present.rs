@@ -327,6 +327,13 @@ fn step_words(cx: &Ctx, seat: Seat, step: &Step) -> (String, String) {
         },
         Step::Charge => {
             let reserve = s.player(seat).map_or(0, |p| usize::from(p.reserve));
+            if reserve == 0 || super::call::charge_slots(s, seat).is_empty() {
+                // Edition 1 (review R1): an ability was just filled and may still be cast.
+                return pair(
+                    "cast an ability you charged, or end your turn".into(),
+                    "casting abilities before the turn ends".into(),
+                );
+            }
             let n = plural(reserve, "crystal", "crystals");
             pair(
                 format!("charge your abilities ({n} in reserve)"),

@@ -298,6 +298,13 @@ pub enum Target {
         unit: UnitRef,
         to: TileId,
     },
+    /// Put the ability's crystals on this unit, filling its Learned (`learned: true`) or its
+    /// innate ability first, the rest on the other: "Power Crystals earned from abilities can
+    /// be placed onto abilities when the ability is cast" (l.643; edition 1, review R5).
+    Crystals {
+        unit: UnitRef,
+        learned: bool,
+    },
 }
 
 #[derive(
@@ -433,6 +440,11 @@ pub struct State {
     pub solo_hit: Vec<UnitRef>,
     /// Whether the tie-break round is being played.
     pub extra_round: bool,
+    /// Whether the active player filled an ability this turn (Charge step, 'Empowering
+    /// Call'): from edition 1 the turn then does not end by itself while it could still cast
+    /// (l.539: "charge up the ability one last time and casts it again").
+    #[serde(default)]
+    pub filled_this_turn: bool,
     pub result: Option<Result>,
 }
 
@@ -503,6 +515,7 @@ impl State {
             solo_choice: Vec::new(),
             solo_hit: Vec::new(),
             extra_round: false,
+            filled_this_turn: false,
             result: None,
         }
     }
@@ -586,6 +599,12 @@ impl State {
             .into_iter()
             .filter(|&u| self.unit(u).and_then(|u| u.tile) == Some(t))
             .collect()
+    }
+
+    /// Whether owners `a` and `b` are team-mates for the whole game ('Team Play'): a unit
+    /// defeated by its own side wins nobody a card (from edition 1).
+    pub fn team_mates(&self, a: usize, b: usize) -> bool {
+        a == b || (self.options.has(super::Variant::TeamPlay) && a % 2 == b % 2)
     }
 
     /// Whether owners `a` and `b` are on the same side now (the same player, teammates in

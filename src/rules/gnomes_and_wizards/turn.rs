@@ -8,7 +8,7 @@ use super::cast;
 use super::combat;
 use super::data::{self, Face, Token, unit_stats};
 use super::solo;
-use super::state::{After, PendingAttack, Phase, Result, State, Status, Step, UnitRef};
+use super::state::{After, PendingAttack, Phase, Result, Source, State, Status, Step, UnitRef};
 use crate::rules::Seat;
 
 /// Runs the automatic steps until a player or chance must act.
@@ -181,13 +181,30 @@ fn step_once(state: &mut State) -> bool {
         }
         Step::Charge => {
             let reserve = state.player(seat).map_or(0, |p| p.reserve);
-            if reserve == 0 || call::charge_slots(state, seat).is_empty() {
+            if (reserve == 0 || call::charge_slots(state, seat).is_empty())
+                && !may_cast_after_filling(state, seat)
+            {
                 end_turn(state);
                 return true;
             }
             false
         }
     }
+}
+
+/// From edition 1 (review R1): once the player filled an ability this turn, the Charge step
+/// waits for `end_charge` while the player could cast a charged innate or Learned ability,
+/// instead of ending the turn by itself — "At the end of their turn, the player collected
+/// enough crystals on their turn to charge up the ability one last time and casts it again"
+/// (l.539), and "The unit then uses its ability a second time on their turn" after an
+/// empowering call (l.539). Secret cards never decide it: whether the turn waits must not
+/// tell the others what the hand holds.
+fn may_cast_after_filling(state: &State, seat: Seat) -> bool {
+    state.options.edition >= 1
+        && state.filled_this_turn
+        && cast::legal_casts(state, seat)
+            .iter()
+            .any(|c| !matches!(c.source, Source::Secret(_)))
 }
 
 pub fn set_step(state: &mut State, step: Step) {
@@ -620,6 +637,7 @@ pub fn end_turn(state: &mut State) {
     state.offered.clear();
     state.offered_pairs.clear();
     state.solo_hit.clear();
+    state.filled_this_turn = false;
     state.turns_this_round += 1;
     if state.turns_this_round >= state.seats {
         state.turns_this_round = 0;

@@ -368,6 +368,12 @@ pub fn prompt(state: &State) -> String {
                 Step::Act => "may move and attack with their units, then end their actions",
                 Step::Call if state.draw.is_some() => "is drawing ability cards",
                 Step::Call => "may call Clans to war or draw cards, then end Call to War",
+                Step::Charge
+                    if state.player(*seat).is_none_or(|p| p.reserve == 0)
+                        || super::call::charge_slots(state, *seat).is_empty() =>
+                {
+                    "may cast an ability charged this turn, or end the turn"
+                }
                 Step::Charge => "may charge abilities from the reserve",
             };
             format!("seat {seat} {what}")
@@ -580,6 +586,15 @@ fn target_text(state: &State, target: &Target) -> String {
         Target::Unit(u) => unit_name(state, *u),
         Target::Tile(t) => format!("tile {t}"),
         Target::Move { unit, to } => format!("{} to tile {to}", unit_name(state, *unit)),
+        Target::Crystals { unit, learned } => format!(
+            "{} ({} ability first)",
+            unit_name(state, *unit),
+            if *learned {
+                "its Learned"
+            } else {
+                "its innate"
+            }
+        ),
     }
 }
 

@@ -320,6 +320,11 @@ pub(super) fn target(cx: &Ctx, t: &Target) -> String {
         Target::Unit(u) => cx.unit_at(u),
         Target::Tile(t) => tile_words(cx, t),
         Target::Move { unit, to } => format!("{}, moving it to {}", cx.whose_unit(unit), tile(to)),
+        Target::Crystals { unit, learned } => format!(
+            "{}, filling its {} ability first",
+            cx.unit_at(unit),
+            if learned { "Learned" } else { "innate" }
+        ),
     }
 }
 

@@ -7,6 +7,7 @@ mod calls;
 mod conformance;
 mod docs;
 mod fidelity;
+mod fresh_review;
 mod picture;
 mod playout;
 mod present;
