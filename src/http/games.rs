@@ -25,9 +25,10 @@ pub struct CreateGame {
     /// Number of seats, within the ruleset's range (`GET /v1/rulesets`; the document says each
     /// ruleset's range with its default options, which some options narrow: 422 then).
     pub seats: i64,
-    /// The ruleset's options, an object (`<Ruleset>Options`: the document says which for
-    /// each ruleset); omitted or `null` for the defaults. Some options depend on each other
-    /// and on `seats` in ways a schema cannot say (their descriptions do): 422 then.
+    /// The ruleset's options, an object: `<Ruleset>Options` for the ruleset (`WizWarOptions`
+    /// for `wiz-war`; also served by `GET /v1/rulesets/{id}`); omitted or `null` for the
+    /// defaults. Some options depend on each other and on `seats` in ways a schema cannot say
+    /// (their descriptions do): 422 then.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub options: Value,
