@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::data::{self, Deck};
-use crate::rules::gnomes_and_wizards::state::TileCard;
 
 /// Seat 0 with every die a horn on its Leader, standing on `t`, at the Call to War step.
 fn at_call(t: TileId, horns: usize) -> State {
@@ -16,20 +15,6 @@ fn at_call(t: TileId, horns: usize) -> State {
     }
     decide(&mut state, 0, Action::EndActions);
     state
-}
-
-fn clan_tile(state: &State, tribe: Tribe, clan: u8) -> TileId {
-    state
-        .geometry()
-        .ids()
-        .find(|&t| {
-            state
-                .tile(t)
-                .unwrap()
-                .card
-                .is_some_and(|c: TileCard| c.tribe == tribe && c.clan == clan)
-        })
-        .unwrap()
 }
 
 #[test]

@@ -80,18 +80,7 @@ fn an_ability_charged_in_the_charge_step_may_be_cast_before_the_turn_ends() {
 #[test]
 fn an_ability_filled_by_an_empowering_call_may_be_cast_in_that_turn() {
     let mut state = new_game(&[Variant::EmpoweringCall], 2);
-    let t = state
-        .geometry()
-        .ids()
-        .find(|&t| {
-            state
-                .tile(t)
-                .unwrap()
-                .card
-                .is_some_and(|c| c.tribe == Tribe::Turquefoss && c.clan == 2)
-                && !state.flipped(t)
-        })
-        .unwrap();
+    let t = clan_tile(&state, Tribe::Turquefoss, 2);
     state.unit_mut(unit(0, 0)).unwrap().tile = Some(t);
     put(&mut state, unit(0, 2), t);
     state.unit_mut(unit(1, 0)).unwrap().tile = Some(t);
@@ -200,17 +189,7 @@ fn a_deadline_holds_a_kept_learned_card_instead_of_replacing_the_leaders() {
 #[test]
 fn a_unit_falling_onto_a_crystal_mine_adds_a_crystal() {
     let mut state = new_game(&[], 2);
-    let g = state.geometry();
-    let (t, mine) = g
-        .ids()
-        .filter(|&t| !state.is_mine(t))
-        .find_map(|t| {
-            g.adjacent(t)
-                .iter()
-                .find(|&&n| state.is_mine(n))
-                .map(|&n| (t, n))
-        })
-        .unwrap();
+    let (t, mine) = next_to_a_mine(&state);
     state.unit_mut(unit(1, 0)).unwrap().tile = Some(t);
     combat::flip(&mut state, t, None);
     assert_eq!(
@@ -227,17 +206,7 @@ fn a_unit_falling_onto_a_crystal_mine_adds_a_crystal() {
 #[test]
 fn games_created_before_edition_1_gain_no_crystal_from_a_fall() {
     let mut state = start(2);
-    let g = state.geometry();
-    let (t, mine) = g
-        .ids()
-        .filter(|&t| !state.is_mine(t))
-        .find_map(|t| {
-            g.adjacent(t)
-                .iter()
-                .find(|&&n| state.is_mine(n))
-                .map(|&n| (t, n))
-        })
-        .unwrap();
+    let (t, mine) = next_to_a_mine(&state);
     state.unit_mut(unit(1, 0)).unwrap().tile = Some(t);
     combat::flip(&mut state, t, None);
     decide(&mut state, 1, Action::Fall(mine));

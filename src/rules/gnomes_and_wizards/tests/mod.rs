@@ -152,6 +152,37 @@ fn inner_tile(state: &State) -> (TileId, TileId) {
     panic!("no pair of tiles");
 }
 
+/// The face-up tile that is not a mine holding `tribe`'s Clan card number `clan`.
+fn clan_tile(state: &State, tribe: Tribe, clan: u8) -> TileId {
+    state
+        .geometry()
+        .ids()
+        .find(|&t| {
+            !state.is_mine(t)
+                && !state.flipped(t)
+                && state
+                    .tile(t)
+                    .unwrap()
+                    .card
+                    .is_some_and(|c| c.tribe == tribe && c.clan == clan)
+        })
+        .unwrap()
+}
+
+/// A tile that is not a mine, next to a crystal mine: `(tile, mine)`.
+fn next_to_a_mine(state: &State) -> (TileId, TileId) {
+    let g = state.geometry();
+    g.ids()
+        .filter(|&t| !state.is_mine(t))
+        .find_map(|t| {
+            g.adjacent(t)
+                .iter()
+                .find(|&&n| state.is_mine(n))
+                .map(|&n| (t, n))
+        })
+        .unwrap()
+}
+
 fn step_of(state: &State) -> Step {
     state.step().cloned().unwrap()
 }

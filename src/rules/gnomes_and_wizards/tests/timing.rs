@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::data::Deck;
-use crate::rules::gnomes_and_wizards::state::{Cast, Source, Target, TileCard};
+use crate::rules::gnomes_and_wizards::state::{Cast, Source, Target};
 use crate::rules::gnomes_and_wizards::turn;
 
 fn cast(source: Source, target: Target) -> Action {
@@ -15,20 +15,6 @@ fn pass_window(state: &mut State) {
         let seat = waiting_for(state)[0];
         decide(state, seat, Action::Pass);
     }
-}
-
-fn clan_tile(state: &State, tribe: Tribe, clan: u8) -> TileId {
-    state
-        .geometry()
-        .ids()
-        .find(|&t| {
-            state
-                .tile(t)
-                .unwrap()
-                .card
-                .is_some_and(|c: TileCard| c.tribe == tribe && c.clan == clan && !state.is_mine(t))
-        })
-        .unwrap()
 }
 
 /// Seat 0's Leader on `t` with these dice assigned to it, at the Call to War step; seat 1
