@@ -74,6 +74,24 @@ fn the_last_movers_choices_do_not_tell_whether_a_secret_objective_is_about_to_be
     assert!(line.contains("Round 2 begins"), "{line}");
 }
 
+// R5. The objectives are their players' secret (ruling 5), and the built-in bot "never looks at
+// the rivals' secret hands or objectives" (docs/BOTS.md): its look-ahead applies the last
+// movement to a copy of the game and evaluates what follows. Whether that copy is a game a
+// rival has just won on its secret objectives must not change what the bot sees.
+#[test]
+fn the_bots_evaluation_does_not_tell_whether_a_rival_met_its_secret_objectives() {
+    let (mut wins, mut plays_on) = (blue_last_to_move(&[33]), blue_last_to_move(&[34]));
+    let seat = seat_of(&wins, Blue);
+    decide(&mut wins, seat, Action::EndMovement);
+    decide(&mut plays_on, seat, Action::EndMovement);
+    assert!(is_over(&wins));
+    assert!(!is_over(&plays_on));
+    assert_eq!(Game::evaluate(&wins, seat), Game::evaluate(&plays_on, seat));
+    // Green's player knows Green completed its objectives: for that seat it is the win.
+    let green = seat_of(&wins, Green);
+    assert_eq!(Game::evaluate(&wins, green), crate::rules::WIN);
+}
+
 /// Round 1 of a 3-clan game with these options, every clan having kept objective 47 (4 gnome
 /// tokens not of its colour), no gnome token left anywhere but with `keep_stock`'s own.
 fn hostages_gone(options: &Options, keep_stock: Option<Colour>) -> State {
