@@ -7,6 +7,12 @@
 //! tokens as the advanced scoring counts them. The rivals' objectives are secret, so a rival
 //! counts by what shows: its tokens, its territories and its gnomes. The seat's standing is
 //! weighed against its rivals' ([`lead`]).
+//!
+//! A finished game is a win only when the seat's own clan completed its objectives in a basic
+//! game: the bots reach finished games in their look-ahead, and whether a rival completed its
+//! objectives (or none can any more, ruling 13), and the advanced scores, rest on the rivals'
+//! secret objectives. Any other finished game counts by what shows, as an unfinished one does
+//! (review 2026-11-28, R5).
 
 use super::data::{Food, Needs, Territory, Token, objective, territories};
 use super::state::{Clan, Phase, State};
@@ -26,7 +32,14 @@ const RIVAL_TOKEN: i64 = 10_000;
 
 pub fn evaluate(state: &State, seat: Seat) -> i64 {
     if let Phase::Over(ending) = &state.phase {
-        return outcome_value(&ending.winners, seat);
+        let own_finished = state.clans.iter().any(|c| {
+            c.seat == seat
+                && c.colour
+                    .is_some_and(|colour| ending.finished.contains(&colour))
+        });
+        if ending.scores.is_none() && own_finished {
+            return outcome_value(&[seat], seat);
+        }
     }
     let own: i64 = state
         .clans

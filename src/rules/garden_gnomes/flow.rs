@@ -380,7 +380,7 @@ fn loot_and_end_round(state: &mut State, notes: &mut Vec<Happening>) {
         end_game(state, &finished, End::Completed);
     } else if state.round_limit.is_some_and(|limit| state.round >= limit) {
         end_game(state, &[], End::RoundLimit);
-    } else if (0..state.clans.len()).all(|i| !food_suffices(state, i)) {
+    } else if (0..state.clans.len()).all(|i| !can_still_complete(state, i)) {
         end_game(state, &[], End::SupplyExhausted);
     } else {
         state.first = (state.first + 1) % state.clans.len().max(1);
@@ -389,6 +389,45 @@ fn loot_and_end_round(state: &mut State, notes: &mut Vec<Happening>) {
         }
         start_round(state, notes);
     }
+}
+
+/// Whether clan `i` could still complete its kept objectives some day: the food they need
+/// together is still to be had (ruling 13) and, from edition 1, the gnome tokens too (review
+/// R3). Statues can always be taken.
+pub fn can_still_complete(state: &State, i: usize) -> bool {
+    food_suffices(state, i) && (state.edition < 1 || hostages_suffice(state, i))
+}
+
+/// Whether clan `i` could still gather the gnome tokens not of its colour that its kept
+/// objectives need together: a gnome token is captured only from its own clan's stock (or
+/// from the supply, for a clan not in play) and a captured one is never lost again, so those
+/// the clan holds and those still in their owners' stocks or the supply are all it can ever
+/// have (ruling 13).
+pub fn hostages_suffice(state: &State, i: usize) -> bool {
+    let Some(clan) = state.clan(i) else {
+        return false;
+    };
+    let need: u32 = clan
+        .kept
+        .iter()
+        .filter_map(|&id| objective(id))
+        .map(|card| match card.needs {
+            Needs::Hostages(n) => u32::from(n),
+            _ => 0,
+        })
+        .sum();
+    let still_to_capture: u32 = Colour::ALL
+        .into_iter()
+        .filter(|&c| Some(c) != clan.colour)
+        .map(|c| {
+            let token = Token::Gnome(c);
+            match state.index_of(c) {
+                Some(owner) => state.clan(owner).map_or(0, |o| u32::from(o.count(token))),
+                None => u32::from(super::state::count(&state.supply, token)),
+            }
+        })
+        .sum();
+    clan.hostages() + still_to_capture >= need
 }
 
 /// Whether clan `i` could still gather the food its kept objectives need together: food is
@@ -539,7 +578,8 @@ enum End {
     Completed,
     /// The `round_limit` option.
     RoundLimit,
-    /// No clan can ever complete its objectives: the food they need is gone (ruling 13).
+    /// No clan can ever complete its objectives: the food (from edition 1: or the gnome
+    /// tokens) they need is gone (ruling 13).
     SupplyExhausted,
 }
 
@@ -565,6 +605,9 @@ fn end_game(state: &mut State, finished: &[usize], end: End) {
                 "The round limit ({}) was reached",
                 state.round_limit.unwrap_or(state.round)
             ),
+            End::SupplyExhausted if state.edition >= 1 => "Nobody can complete their \
+                objectives any more: the food or gnome tokens they need are no longer to be had"
+                .to_string(),
             End::SupplyExhausted => "Nobody can complete their objectives any more: the food \
                 they need is no longer in the supply"
                 .to_string(),

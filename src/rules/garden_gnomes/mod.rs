@@ -71,7 +71,7 @@ pub enum Reinforcements {
 
 /// The game's options. JSON: `{"scoring":"advanced","extra_objectives":1,
 /// "clans_per_player":3,"round_limit":20,"short_game":false,"reinforcements":"choose"}`;
-/// every field may be left out.
+/// every field may be left out (`edition` is set by the service, never chosen).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 #[schemars(extend("not" = {
@@ -94,6 +94,20 @@ pub struct Options {
     #[schemars(range(min = 1, max = 1000))]
     pub round_limit: Option<u32>,
     pub reinforcements: Reinforcements,
+    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
+    /// absent (0) in games created before edition 1, which keep the old rules
+    /// (docs/rules/garden-gnomes.md, "Editions").
+    #[serde(skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+/// The edition new games are created under. Edition 1 (the fresh review of 2026-11-28,
+/// docs/reviews/2026-11-28-garden-gnomes.md): the game also ends, decided by the advanced
+/// scores, when no clan can gather the gnome tokens its objectives need any more (R3).
+pub const EDITION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for Options {
@@ -105,6 +119,7 @@ impl Default for Options {
             clans_per_player: 2,
             round_limit: None,
             reinforcements: Reinforcements::Choose,
+            edition: 0,
         }
     }
 }
@@ -192,8 +207,10 @@ impl Ruleset for GardenGnomes {
         ]
     }
 
+    /// As new games get them (the current edition); games of edition 0 are the old logs'
+    /// (`rules::old_logs`) and most rule tests'.
     fn option_sets() -> Vec<Options> {
-        vec![
+        let sets = vec![
             // Random play need not ever complete the objectives (statues can stay contested), so
             // the suite's playouts carry a round limit.
             Options {
@@ -214,7 +231,15 @@ impl Ruleset for GardenGnomes {
                 reinforcements: Reinforcements::All,
                 ..Options::default()
             },
-        ]
+        ];
+        sets.into_iter().map(Self::for_new_game).collect()
+    }
+
+    fn for_new_game(options: Options) -> Options {
+        Options {
+            edition: EDITION,
+            ..options
+        }
     }
 
     fn seats(_options: &Options) -> RangeInclusive<usize> {
@@ -250,6 +275,7 @@ impl Ruleset for GardenGnomes {
         };
         let mut state = State::new(seats, clans, scoring, keep, options.round_limit);
         state.choose_reinforcements = options.reinforcements == Reinforcements::Choose;
+        state.edition = options.edition;
         flow::advance(&mut state);
         Ok(state)
     }
@@ -284,6 +310,12 @@ impl Ruleset for GardenGnomes {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    /// The action alone, without what the rules would do after it: that may depend on other
+    /// players' secret objectives (whether the loot ends the game; review R1).
+    fn label(state: &State, seat: Seat, action: &Action) -> String {
+        view::choice_label(state, seat, action)
     }
 
     fn evaluate(state: &State, seat: Seat) -> i64 {

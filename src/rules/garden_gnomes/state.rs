@@ -174,6 +174,9 @@ pub struct State {
     /// Whether each clan decides how many reinforcements it puts on (else all of them).
     #[serde(default)]
     pub choose_reinforcements: bool,
+    /// The rules edition (the `edition` option): 0 in games created before edition 1.
+    #[serde(default)]
+    pub edition: u32,
     pub clans: Vec<Clan>,
     /// The clan holding the first player token (index into `clans`).
     pub first: usize,
@@ -200,6 +203,7 @@ impl State {
             keep,
             round_limit,
             choose_reinforcements: false,
+            edition: 0,
             clans: (0..clans).map(|i| Clan::new(i % seats.max(1))).collect(),
             first: 0,
             neutral_deck: Vec::new(),

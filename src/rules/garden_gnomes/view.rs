@@ -496,6 +496,14 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
     line
 }
 
+/// A legal action as one of `seat`'s choices: the action alone. What the rules would do after
+/// it is left out: after the last clan's `end_movement` the loot and the end check follow, and
+/// whether the game then ends (a clan completes all its objectives, or none can any more)
+/// depends on the other players' secret objectives (review R1).
+pub fn choice_label(state: &State, seat: Seat, action: &Action) -> String {
+    describe_action(state, Actor::Seat(seat), action, Viewer::Seat(seat))
+}
+
 fn happening(state: &State, note: &Happening) -> String {
     let clan = |c: Colour| {
         state

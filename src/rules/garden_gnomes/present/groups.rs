@@ -8,7 +8,7 @@ use crate::rules::garden_gnomes::actions::Action;
 use crate::rules::garden_gnomes::data::{Colour, Territory};
 use crate::rules::garden_gnomes::state::{Phase, State};
 use crate::rules::present::{complete, groups_with_names};
-use crate::rules::{Actor, Choice, ChoiceGroup, Ruleset, Seat, Viewer};
+use crate::rules::{Choice, ChoiceGroup, Ruleset, Seat};
 
 pub fn choices(
     state: &State,
@@ -103,14 +103,14 @@ pub fn choices(
             other => add(
                 "Other choices".into(),
                 number,
-                GardenGnomes::describe(state, Actor::Seat(seat), other, Viewer::Seat(seat)),
+                GardenGnomes::label(state, seat, other),
             ),
         }
     }
     let groups = complete(groups, actions.len(), |k| {
-        actions.get(k).map_or_else(String::new, |a| {
-            GardenGnomes::describe(state, Actor::Seat(seat), a, Viewer::Seat(seat))
-        })
+        actions
+            .get(k)
+            .map_or_else(String::new, |a| GardenGnomes::label(state, seat, a))
     });
     groups_with_names(groups, names)
 }

@@ -5,6 +5,7 @@ mod combat;
 mod conformance;
 mod data;
 mod fidelity;
+mod fresh_review;
 mod hidden;
 mod json_game;
 mod movement;
