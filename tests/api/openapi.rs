@@ -418,7 +418,7 @@ async fn create_game_options_in_the_document_are_the_servers() {
         (
             "garden-gnomes",
             2,
-            j(serde_json::json!({"extra_objectives": 4})),
+            j(serde_json::json!({"extra_objectives": 6})),
             false,
         ),
         (

@@ -81,9 +81,9 @@ pub enum Reinforcements {
 pub struct Options {
     /// With 2 players the combined point-total decides whatever this says (l.231).
     pub scoring: Scoring,
-    /// The long game variant: objectives kept beyond the standard 3 (2 with 5–6 clans), 0–3.
-    /// Not with `short_game`.
-    #[schemars(range(max = 3))]
+    /// The long game variant: objectives kept beyond the standard 3 (2 with 5–6 clans), 0–5
+    /// (a clan keeps at most the 8 it is dealt). Not with `short_game`.
+    #[schemars(range(max = 5))]
     pub extra_objectives: u8,
     /// "You may wish to play with only 2 objectives": every clan keeps 2.
     pub short_game: bool,
@@ -126,9 +126,11 @@ impl Default for Options {
 
 impl Options {
     fn validate(&self) -> Result<(), SetupError> {
-        if self.extra_objectives > 3 {
+        // "Each player now chooses 3 of the 8 Objectives" (l.81) and "you can pick a higher
+        // number of Objectives" (l.235): at most all 8 of them.
+        if self.extra_objectives > 5 {
             return Err(SetupError(
-                "extra_objectives (the long game) must be 0 to 3".to_string(),
+                "extra_objectives (the long game) must be 0 to 5".to_string(),
             ));
         }
         if self.short_game && self.extra_objectives > 0 {
@@ -174,7 +176,7 @@ impl Ruleset for GardenGnomes {
             OptionDoc {
                 name: "extra_objectives",
                 description: "Long game variant: objectives each clan keeps beyond the standard \
-                    3 (2 with 5 or 6 clans in play), 0 to 3",
+                    3 (2 with 5 or 6 clans in play), 0 to 5 (at most the 8 dealt)",
                 default: serde_json::json!(d.extra_objectives),
             },
             OptionDoc {

@@ -150,3 +150,23 @@ fn games_created_before_edition_1_go_on_when_the_gnome_tokens_are_gone() {
     assert!(!is_over(&state));
     assert_eq!(state.round, 2);
 }
+
+// R2. "Each player now chooses 3 of the 8 Objectives and discards the rest." (l.81) "Long game
+// variant: Depending on how long you wish your games to last you can pick a higher number of
+// Objectives" (l.235). The text bounds the long game only by the 8 cards a clan is dealt: 3 +
+// 5 (a clan may keep every one), where the option stopped at 3 more.
+#[test]
+fn the_long_game_may_keep_all_eight_objectives_dealt() {
+    let options: Options =
+        serde_json::from_value(serde_json::json!({"extra_objectives": 5})).unwrap();
+    let state = kept(&options, 3, &[Red, Green, Blue], Red);
+    assert_eq!(state.keep, 8);
+    for clan in &state.clans {
+        assert_eq!(clan.kept.len(), 8, "every objective dealt is kept");
+    }
+    assert!(!matches!(state.phase, Phase::ChoosingObjectives));
+    // Nothing beyond the 8 dealt: six more is refused, before any game exists.
+    let too_long: Options =
+        serde_json::from_value(serde_json::json!({"extra_objectives": 6})).unwrap();
+    assert!(Game::new_game(&too_long, 3).is_err());
+}
