@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::data::{Card, Character, CharacterAction, Element, LEVEL_CAP, Token};
-use super::flow::{advance, end_turn, keep_looked_at, may_choose, next_action, place_marker};
+use super::flow::{
+    advance, end_turn, keep_looked_at, may_choose, next_action, place_marker, reshuffle_if_run_out,
+};
 use super::state::{Item, Phase, State, put, take, tally};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
@@ -221,6 +223,7 @@ fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
                 put(&mut player.hand, card);
             }
             count_done(state);
+            reshuffle_if_run_out(state);
         }
         Action::RandomPlay(card) => {
             let seat = state.current_seat().ok_or_else(no_draw)?;

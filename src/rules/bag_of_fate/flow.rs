@@ -21,9 +21,16 @@ pub fn advance(state: &mut State) {
 /// One automatic step; false when the game waits for a decision or a draw.
 fn step(state: &mut State) -> bool {
     // "If the card deck runs out, shuffle the discards to create a new draw deck." With no
-    // pre-shuffle, the discards simply become the unseen deck.
-    if state.deck.is_empty() && !state.discards.is_empty() {
-        state.deck = std::mem::take(&mut state.discards);
+    // pre-shuffle, the discards simply become the unseen deck. From edition 2 this happens the
+    // moment the last card is drawn (`reshuffle_if_run_out`, called by the draw) or, when
+    // there was nothing to shuffle then, when a card is next wanted: the discards made since
+    // then become the deck together, not the first of them alone (ruling 6). Before
+    // edition 2, whenever the deck was empty and the discard pile was not.
+    if state.deck.is_empty()
+        && !state.discards.is_empty()
+        && (state.edition < 2 || card_wanted(state))
+    {
+        reshuffle(state);
         return true;
     }
     match state.phase.clone() {
@@ -64,6 +71,33 @@ fn step(state: &mut State) -> bool {
         | Phase::Trading { .. }
         | Phase::BuildingSet { .. }
         | Phase::Over { .. } => false,
+    }
+}
+
+/// The discard pile becomes the (empty) deck: nothing to shuffle, every draw is a chance
+/// step over the unseen cards.
+fn reshuffle(state: &mut State) {
+    state.deck = std::mem::take(&mut state.discards);
+}
+
+/// After a card is drawn (edition 2): "If the card deck runs out, shuffle the discards to
+/// create a new draw deck." (l.196) The moment the deck runs out, the discards there are
+/// become the deck; with none, the deck stays run out until a card is wanted (ruling 6).
+pub fn reshuffle_if_run_out(state: &mut State) {
+    if state.edition >= 2 && state.deck.is_empty() && !state.discards.is_empty() {
+        reshuffle(state);
+    }
+}
+
+/// Whether a card is to be drawn (dealt, drawn or looked at) now.
+fn card_wanted(state: &State) -> bool {
+    match state.phase {
+        Phase::Dealing => true,
+        Phase::Acting { done, .. } => matches!(
+            state.current_action(),
+            Some(CharacterAction::DrawCards(n) | CharacterAction::LookAtCards(n)) if done < n
+        ),
+        _ => false,
     }
 }
 

@@ -54,8 +54,10 @@ pub struct Options {
     pub edition: u32,
 }
 
-/// The edition new games are created under: 1 refuses the unlisted `play_card` (ruling 21).
-pub const EDITION: u32 = 1;
+/// The edition new games are created under: 1 refuses the unlisted `play_card` (ruling 21);
+/// 2 makes the discards the deck when the deck runs out or, if there were none then, when a
+/// card is next wanted, not the first discards alone (ruling 6).
+pub const EDITION: u32 = 2;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0

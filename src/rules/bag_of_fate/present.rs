@@ -364,6 +364,14 @@ fn cards_section(state: &State, viewer: Viewer, names: &[String]) -> Section {
         "Deck: {}, face down.",
         plural(state.deck.len(), "card", "cards")
     )];
+    // Ruling 6: a deck that ran out with nothing to shuffle is rebuilt when a card is wanted.
+    if state.deck.is_empty() && !state.discards.is_empty() {
+        lines.push(
+            "The deck has run out: the discard pile is shuffled into a new deck when a card is \
+             next drawn or looked at."
+                .to_string(),
+        );
+    }
     lines.push(format!(
         "Discard pile ({}, face up): {}.",
         plural(state.discards.len(), "card", "cards"),

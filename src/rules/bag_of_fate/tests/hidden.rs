@@ -472,13 +472,14 @@ fn waiting_for_chance(state: &State) -> bool {
 fn a_new_game_refuses_the_unlisted_play_card_by_index() {
     use crate::rules::registry::{Erased, Game as _};
     let erased = Erased::<BagOfFate>::default();
+    // Edition 2 (tests/fresh_review.rs) keeps this refusal.
     assert_eq!(
         erased.normalise_options(&json!({})).unwrap(),
-        json!({"edition": 1})
+        json!({"edition": super::super::EDITION})
     );
     assert_eq!(
         erased.normalise_options(&Value::Null).unwrap(),
-        json!({"edition": 1})
+        json!({"edition": super::super::EDITION})
     );
     let old: Options = serde_json::from_value(json!({})).unwrap();
     assert_eq!(old.edition, 0);

@@ -3,6 +3,7 @@
 
 mod characters;
 mod conformance;
+mod fresh_review;
 mod hidden;
 mod labels;
 mod picture;

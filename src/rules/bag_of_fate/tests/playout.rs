@@ -19,7 +19,8 @@ fn pick(rng: &mut ChaCha8Rng, chance: &Chance<Action>) -> Action {
     chance.pick(point).cloned().unwrap()
 }
 
-/// Plays one game with uniformly random decisions and weighted chance, calling `check` on
+/// Plays one game, created as the service creates one (`for_new_game`: the edition new games
+/// get), with uniformly random decisions and weighted chance, calling `check` on
 /// every position before its action. Returns the log and the final state.
 fn playout(
     seats: usize,
@@ -27,7 +28,7 @@ fn playout(
     mut check: impl FnMut(&State),
 ) -> (Vec<(Actor, Action)>, State) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut state = Game::new_game(&Options::default(), seats).unwrap();
+    let mut state = Game::new_game(&Game::for_new_game(Options::default()), seats).unwrap();
     let mut log = Vec::new();
     for _ in 0..MAX_ACTIONS {
         check(&state);
@@ -203,7 +204,7 @@ fn random_playouts_end_with_a_wizard_winning() {
 #[test]
 fn replaying_a_log_rebuilds_the_same_state() {
     let (log, end) = playout(4, 7, |_| {});
-    let mut state = Game::new_game(&Options::default(), 4).unwrap();
+    let mut state = Game::new_game(&Game::for_new_game(Options::default()), 4).unwrap();
     for (actor, action) in &log {
         Game::apply(&mut state, *actor, action).unwrap();
     }
@@ -214,7 +215,9 @@ fn replaying_a_log_rebuilds_the_same_state() {
         .iter()
         .map(|(actor, action)| (*actor, serde_json::to_value(action).unwrap()))
         .collect();
-    let folded = erased.fold(&Value::Null, 4, &json_log).unwrap();
+    // The options the service stores for a new game (`{"edition": …}`).
+    let options = erased.normalise_options(&Value::Null).unwrap();
+    let folded = erased.fold(&options, 4, &json_log).unwrap();
     assert_eq!(folded.to_json(), serde_json::to_value(&end).unwrap());
     assert!(matches!(
         folded.waiting(),
