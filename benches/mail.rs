@@ -6,6 +6,7 @@
 //! default setting), then with the board's picture (the player's choice). It fails if any mail
 //! reaches 100 KB. The largest mail of each row is written to `target/mail-samples/` (text and
 //! HTML) to be looked at.
+#![allow(clippy::expect_used)] // a benchmark that cannot run its game stops with why
 
 use turnpost::rules::Registry;
 use turnpost::service::mail_sizes::{MAIL_LIMIT, measure};

@@ -4,6 +4,7 @@
 //!
 //! `cargo bench --bench picture` prints, per ruleset, the mean and slowest time to render one
 //! picture and the mean PNG size (docs/BENCHMARKS.md, "The board picture").
+#![allow(clippy::expect_used)] // a benchmark that cannot run its game stops with why
 
 use std::time::{Duration, Instant};
 

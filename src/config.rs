@@ -620,8 +620,10 @@ mod tests {
     /// Issue 20: "a minimum secret length".
     #[test]
     fn a_short_jwt_secret_is_refused_with_how_to_make_one() {
-        let mut s = Settings::default();
-        s.jwt_secret = Some("x".repeat(MIN_SECRET_BYTES - 1));
+        let mut s = Settings {
+            jwt_secret: Some("x".repeat(MIN_SECRET_BYTES - 1)),
+            ..Settings::default()
+        };
         let err = s.jwt_key().unwrap_err().to_string();
         assert!(
             err.contains("TURNPOST_JWT_SECRET") && err.contains("openssl rand"),

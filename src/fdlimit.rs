@@ -24,6 +24,10 @@ pub fn raise_open_files_limit() -> Option<u64> {
             lim = raised;
         }
     }
+    #[allow(
+        clippy::unnecessary_cast,
+        reason = "rlim_t is not u64 on every platform"
+    )]
     Some(lim.rlim_cur as u64)
 }
 
@@ -41,6 +45,11 @@ mod tests {
         // SAFETY: as above.
         assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
         assert_eq!(lim.rlim_cur, lim.rlim_max);
-        assert_eq!(soft, lim.rlim_cur as u64);
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "rlim_t is not u64 on every platform"
+        )]
+        let cur = lim.rlim_cur as u64;
+        assert_eq!(soft, cur);
     }
 }

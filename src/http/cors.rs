@@ -40,8 +40,8 @@ pub const MAX_AGE_SECS: usize = 600;
 pub fn middleware(origins: &[String]) -> Cors {
     let mut cors = Cors::default()
         .allowed_methods(METHODS)
-        .allowed_headers(REQUEST_HEADERS.map(|h| header::HeaderName::from_static(h)))
-        .expose_headers(EXPOSED_HEADERS.map(|h| header::HeaderName::from_static(h)))
+        .allowed_headers(REQUEST_HEADERS.map(header::HeaderName::from_static))
+        .expose_headers(EXPOSED_HEADERS.map(header::HeaderName::from_static))
         .max_age(MAX_AGE_SECS);
     for origin in origins {
         cors = cors.allowed_origin(origin);

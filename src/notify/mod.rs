@@ -185,6 +185,10 @@ pub enum Show {
 }
 
 /// A composed game mail, or why there is none to send any more.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one per mail, moved once from the composer to the sender"
+)]
 pub enum Composed {
     Mail {
         mail: Mail,

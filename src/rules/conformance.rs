@@ -126,6 +126,30 @@ mod twins;
 
 pub use twins::{entry as log_entry, redeal};
 
+/// One step of a random game: a chance outcome drawn by weight, or a uniformly random legal
+/// action of a uniformly random seat among those asked; `None` when the game is over (or, never
+/// in a ruleset that passes this suite, when there is nothing to draw or choose). For
+/// tests and benchmarks that walk random games of one ruleset.
+pub fn random_step<R: Ruleset>(
+    state: &R::State,
+    rng: &mut impl rand::Rng,
+) -> Option<(super::Actor, R::Action)> {
+    use rand::RngExt as _;
+    match R::next(state) {
+        super::Next::Over(_) => None,
+        super::Next::Chance(chance) => {
+            let point = rng.random_range(0..chance.total_weight().max(1));
+            Some((super::Actor::Chance, chance.pick(point)?.clone()))
+        }
+        super::Next::Players(players) => {
+            let seat = *players.get(rng.random_range(0..players.len().max(1)))?;
+            let legal = R::legal_actions(state, seat);
+            let action = legal.get(rng.random_range(0..legal.len().max(1)))?.clone();
+            Some((super::Actor::Seat(seat), action))
+        }
+    }
+}
+
 /// The hooks a ruleset's tests give the suite to check secrets with planted markers.
 ///
 /// The marker is a value the game never shows on its own (the suite checks the views it can),

@@ -163,11 +163,10 @@ pub fn complete(
     let mut seen = vec![false; count];
     for group in &mut groups {
         group.choices.retain(|c| {
-            let fresh = c.number >= 1
+            c.number >= 1
                 && seen
                     .get_mut(c.number - 1)
-                    .is_some_and(|s| !std::mem::replace(s, true));
-            fresh
+                    .is_some_and(|s| !std::mem::replace(s, true))
         });
     }
     groups.retain(|g| !g.choices.is_empty());

@@ -340,15 +340,15 @@ pub struct VacationView {
     pub days_left: i32,
 }
 
-fn vacation_view(
-    row: Option<(
-        Option<DateTime<Utc>>,
-        Option<DateTime<Utc>>,
-        Option<i32>,
-        i32,
-    )>,
-    now: DateTime<Utc>,
-) -> VacationView {
+/// A user's vacation columns: (from, until, the year its days count in, days used that year).
+type VacationRow = (
+    Option<DateTime<Utc>>,
+    Option<DateTime<Utc>>,
+    Option<i32>,
+    i32,
+);
+
+fn vacation_view(row: Option<VacationRow>, now: DateTime<Utc>) -> VacationView {
     let (from, until, year, days) = row.unwrap_or((None, None, None, 0));
     let used = if year == Some(now.year()) { days } else { 0 };
     VacationView {

@@ -306,7 +306,7 @@ mod tests {
             accepted_by: None,
             accepted_at: None,
         };
-        let got = notices(&[later], &[inv.clone()], now);
+        let got = notices(&[later], std::slice::from_ref(&inv), now);
         let events: Vec<_> = got.iter().map(|n| n.event).collect();
         assert_eq!(events, ["invitation", "your-turn"]);
         assert_eq!(got[0].data["invitation"], inv.id.to_string());

@@ -236,6 +236,10 @@ impl Play {
     /// Writes everything to the store: the entries (plus an `ended` entry if the game is
     /// over), the snapshot, and mail and webhook events (`your-turn`, `game-over`) for
     /// `notices` plus the seats that newly have to act.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the one write of a submission: what it writes, each already loaded"
+    )]
     pub async fn commit(
         &mut self,
         svc: &Services,

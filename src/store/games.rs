@@ -277,11 +277,14 @@ fn seat_player((seat, user_id, display_name, from, until): SeatRow) -> SeatPlaye
 }
 
 /// Seat players for many games at once (for lists), grouped by game.
+/// A [`SeatRow`] with its game first.
+type GameSeatRow = (Uuid, i32, Uuid, String, Option<Instant>, Option<Instant>);
+
 pub async fn seat_players_of(
     conn: &mut Conn,
     game_ids: &[Uuid],
 ) -> QueryResult<Vec<(Uuid, SeatPlayer)>> {
-    let rows: Vec<(Uuid, i32, Uuid, String, Option<Instant>, Option<Instant>)> = seats::table
+    let rows: Vec<GameSeatRow> = seats::table
         .inner_join(users::table)
         .filter(seats::game_id.eq_any(game_ids))
         .order((seats::game_id, seats::seat.asc()))

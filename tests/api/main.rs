@@ -1,4 +1,5 @@
 //! Integration tests over real HTTP against real PostgreSQL; one binary (see helpers.rs).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is its failure
 
 mod accounts;
 mod bad_input;

@@ -339,9 +339,10 @@ fn a_spread_option_set_plays_each_seed_at_one_seat_count() {
         ..config
     };
     let runs = check::<Sound>(&lone).runs;
+    let spread_options: serde_json::Value = serde_json::from_str(spread).unwrap();
     let lone_spread: Vec<usize> = runs
         .iter()
-        .filter(|r| r.options.to_string() == spread && r.playouts > 0)
+        .filter(|r| r.options == spread_options && r.playouts > 0)
         .map(|r| r.seats)
         .collect();
     assert_eq!(lone_spread, [4]);

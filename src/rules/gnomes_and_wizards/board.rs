@@ -307,7 +307,7 @@ fn leader_starts(g: &Geometry, rels: &[(i64, i64)], players: usize) -> Vec<TileI
         let i = rels.iter().position(|&r| r == (-dx, -dy))?;
         TileId::try_from(i).ok()
     };
-    let mirrored = players % 2 == 0;
+    let mirrored = players.is_multiple_of(2);
     let mut starts: Vec<TileId> = Vec::new();
     let add = |starts: &mut Vec<TileId>, t: TileId| {
         starts.push(t);

@@ -153,8 +153,10 @@ fn new_games_are_created_under_edition_2() {
 #[test]
 #[ignore]
 fn measure_decks_run_out_with_no_discards() {
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    use crate::rules::conformance::random_step;
     const GAMES: u64 = 2_000;
     for seats in 2..=5 {
         let mut hit = 0;
@@ -166,18 +168,8 @@ fn measure_decks_run_out_with_no_discards() {
                 if state.round > 0 && state.deck.is_empty() && state.discards.is_empty() {
                     ran_out = true;
                 }
-                let (actor, action) = match Game::next(&state) {
-                    Next::Over(_) => break,
-                    Next::Chance(chance) => {
-                        let point = rng.random_range(0..chance.total_weight());
-                        (Actor::Chance, chance.pick(point).cloned().unwrap())
-                    }
-                    Next::Players(players) => {
-                        let seat = players[rng.random_range(0..players.len())];
-                        let legal = Game::legal_actions(&state, seat);
-                        let action = legal[rng.random_range(0..legal.len())].clone();
-                        (Actor::Seat(seat), action)
-                    }
+                let Some((actor, action)) = random_step::<Game>(&state, &mut rng) else {
+                    break;
                 };
                 Game::apply(&mut state, actor, &action).unwrap();
             }

@@ -1,23 +1,19 @@
 //! Seeded random playouts: the contract's properties on every position reached, and the
 //! bound on game length.
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use super::*;
+use crate::rules::Viewer;
 use crate::rules::bag_of_fate::{SECRET_MARKER, plant_secret_markers};
+use crate::rules::conformance::random_step;
 use crate::rules::registry::{Erased, Game as _};
-use crate::rules::{Chance, Viewer};
 
 /// The most actions (chance outcomes included) a game with random players may take; see
 /// docs/rules/bag-of-fate.md, ruling 16.
 const MAX_ACTIONS: usize = 5_000;
-
-fn pick(rng: &mut ChaCha8Rng, chance: &Chance<Action>) -> Action {
-    let point = rng.random_range(0..chance.total_weight());
-    chance.pick(point).cloned().unwrap()
-}
 
 /// Plays one game, created as the service creates one (`for_new_game`: the edition new games
 /// get), with uniformly random decisions and weighted chance, calling `check` on
@@ -32,15 +28,8 @@ fn playout(
     let mut log = Vec::new();
     for _ in 0..MAX_ACTIONS {
         check(&state);
-        let (actor, action) = match Game::next(&state) {
-            Next::Over(_) => return (log, state),
-            Next::Chance(chance) => (Actor::Chance, pick(&mut rng, &chance)),
-            Next::Players(players) => {
-                let seat = players[rng.random_range(0..players.len())];
-                let legal = Game::legal_actions(&state, seat);
-                let action = legal[rng.random_range(0..legal.len())].clone();
-                (Actor::Seat(seat), action)
-            }
+        let Some((actor, action)) = random_step::<Game>(&state, &mut rng) else {
+            return (log, state);
         };
         Game::apply(&mut state, actor, &action).unwrap();
         log.push((actor, action));

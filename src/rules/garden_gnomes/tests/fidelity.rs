@@ -8,13 +8,6 @@ use crate::rules::garden_gnomes::Reinforcements;
 
 const RED_FOUR_ACORNS: u16 = 3;
 
-fn over(state: &State) -> crate::rules::Outcome {
-    match Game::next(state) {
-        Next::Over(outcome) => outcome,
-        other => panic!("the game should be over, not {other:?}"),
-    }
-}
-
 // "It is possible for 2 players to play the game, but then each player will need to play 2
 // (or 3) Clans separately, and the combined point-total for your clans will determine the
 // winner." (l.231) Also in a game created with the default (basic) scoring.
@@ -185,13 +178,7 @@ fn the_game_ends_when_the_food_needed_is_gone() {
     // Everyone kept food objectives (the lowest-numbered of their own cards).
     state.supply.retain(|(t, _)| matches!(t, Token::Gnome(_)));
     end_movements(&mut state);
-    let outcome = over(&state);
-    assert!(
-        outcome.summary.starts_with("Nobody can complete"),
-        "{}",
-        outcome.summary
-    );
-    assert!(outcome.scores.is_some());
+    ended_as_nobody_can_complete(&state);
 }
 
 // "At the start of each round, each player may put Gnomes from his/ her reserve onto the

@@ -101,6 +101,26 @@ fn dealt(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> 
     state
 }
 
+/// How the game ended; panics when it goes on.
+fn over(state: &State) -> crate::rules::Outcome {
+    match Game::next(state) {
+        Next::Over(outcome) => outcome,
+        other => panic!("the game should be over, not {other:?}"),
+    }
+}
+
+/// The game is over because nobody can complete their objectives any more (ruling 13),
+/// decided by the advanced scores.
+fn ended_as_nobody_can_complete(state: &State) {
+    let outcome = over(state);
+    assert!(
+        outcome.summary.starts_with("Nobody can complete"),
+        "{}",
+        outcome.summary
+    );
+    assert!(outcome.scores.is_some());
+}
+
 /// As `dealt`, then every clan keeps its lowest-numbered objectives: round 1 begins.
 fn kept(options: &Options, seats: usize, colours: &[Colour], first: Colour) -> State {
     let mut state = dealt(options, seats, colours, first);

@@ -47,8 +47,11 @@ fn target_ids(doc: &roxmltree::Document) -> Vec<String> {
         .collect()
 }
 
-/// The tiles' polygons by target: (id, fill, corners).
-fn tiles(doc: &roxmltree::Document) -> Vec<(String, String, Vec<(f64, f64)>)> {
+/// A tile's polygon: (target id, fill, corners).
+type Polygon = (String, String, Vec<(f64, f64)>);
+
+/// The tiles' polygons by target.
+fn tiles(doc: &roxmltree::Document) -> Vec<Polygon> {
     doc.descendants()
         .filter(|n| n.has_tag_name("polygon"))
         .filter_map(|n| {
@@ -106,7 +109,7 @@ fn random_game(options: &Options, seats: usize, seed: u64, stop: &dyn Fn(&State)
                 let a = match (summon, horn, actions.iter().find(|a| ends.contains(a))) {
                     (Some(s), ..) => s.clone(),
                     (_, Some(h), _) => h.clone(),
-                    (.., Some(end)) if lcg(&mut rng) % 4 == 0 => end.clone(),
+                    (.., Some(end)) if lcg(&mut rng).is_multiple_of(4) => end.clone(),
                     _ => actions[(lcg(&mut rng) as usize) % actions.len()].clone(),
                 };
                 Game::apply(&mut state, Actor::Seat(seat), &a).unwrap();
