@@ -501,7 +501,16 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
 /// whether the game then ends (a clan completes all its objectives, or none can any more)
 /// depends on the other players' secret objectives (review R1).
 pub fn choice_label(state: &State, seat: Seat, action: &Action) -> String {
-    describe_action(state, Actor::Seat(seat), action, Viewer::Seat(seat))
+    match action {
+        // A choice, not a log line: "end …", not "… ended …".
+        Action::EndMovement => {
+            let who = state
+                .mover()
+                .map_or_else(|| format!("Seat {seat}"), |i| label(state, i));
+            format!("End the movement of {who}")
+        }
+        _ => describe_action(state, Actor::Seat(seat), action, Viewer::Seat(seat)),
+    }
 }
 
 fn happening(state: &State, note: &Happening) -> String {

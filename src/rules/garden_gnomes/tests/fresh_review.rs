@@ -51,7 +51,7 @@ fn the_last_movers_choices_do_not_tell_whether_a_secret_objective_is_about_to_be
     let seat = seat_of(&wins, Blue);
     let label = |state: &State| Game::label(state, seat, &Action::EndMovement);
     assert_eq!(label(&wins), label(&plays_on));
-    assert_eq!(label(&wins), "Blue (Seat 2) ended their movement");
+    assert_eq!(label(&wins), "End the movement of Blue (Seat 2)");
     for action in Game::legal_actions(&wins, seat) {
         assert_eq!(
             Game::label(&wins, seat, &action),
