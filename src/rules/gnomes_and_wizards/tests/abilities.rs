@@ -308,9 +308,7 @@ fn innate_abilities_need_a_full_charge_and_spend_it() {
     // Crystals that were used to charge the ability are expended"
     let (mut state, a, _) = face_off();
     put(&mut state, unit(0, 1), a);
-    state.dice = vec![None; 5];
-    state.assigned = vec![false; 5];
-    state.to_roll = (0..5).collect();
+    five_dice(&mut state);
     roll_and_keep(&mut state, 0, &[Face::Shield; 5]);
     for _ in 0..5 {
         decide(

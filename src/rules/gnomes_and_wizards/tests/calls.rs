@@ -121,9 +121,7 @@ fn charging_from_the_reserve_loses_the_overflow() {
     let mut state = start(2);
     let (t, _) = inner_tile(&state);
     put(&mut state, unit(0, 1), t);
-    state.dice = vec![None; 5];
-    state.assigned = vec![false; 5];
-    state.to_roll = (0..5).collect();
+    five_dice(&mut state);
     roll_and_keep(&mut state, 0, &[Face::Crystal; 5]);
     assert_eq!(state.players[0].reserve, 5);
     decide(&mut state, 0, Action::EndActions);

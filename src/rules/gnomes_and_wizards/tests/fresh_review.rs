@@ -24,9 +24,7 @@ fn charging_next_to_an_enemy(state: &mut State) {
     let (t, _) = inner_tile(state);
     put(state, unit(0, 1), t);
     state.unit_mut(unit(1, 0)).unwrap().tile = Some(t);
-    state.dice = vec![None; 5];
-    state.assigned = vec![false; 5];
-    state.to_roll = (0..5).collect();
+    five_dice(state);
     roll_and_keep(state, 0, &[Face::Crystal; 5]);
     assert_eq!(state.players[0].reserve, 5);
     decide(state, 0, Action::EndActions);
@@ -84,9 +82,7 @@ fn an_ability_filled_by_an_empowering_call_may_be_cast_in_that_turn() {
     state.unit_mut(unit(0, 0)).unwrap().tile = Some(t);
     put(&mut state, unit(0, 2), t);
     state.unit_mut(unit(1, 0)).unwrap().tile = Some(t);
-    state.dice = vec![None; 5];
-    state.assigned = vec![false; 5];
-    state.to_roll = (0..5).collect();
+    five_dice(&mut state);
     roll_and_keep(
         &mut state,
         0,

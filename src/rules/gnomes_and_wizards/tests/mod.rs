@@ -169,6 +169,13 @@ fn clan_tile(state: &State, tribe: Tribe, clan: u8) -> TileId {
         .unwrap()
 }
 
+/// Five dice to roll this turn (a Leader and one active Clan), none rolled or assigned yet.
+fn five_dice(state: &mut State) {
+    state.dice = vec![None; 5];
+    state.assigned = vec![false; 5];
+    state.to_roll = (0..5).collect();
+}
+
 /// A tile that is not a mine, next to a crystal mine: `(tile, mine)`.
 fn next_to_a_mine(state: &State) -> (TileId, TileId) {
     let g = state.geometry();

@@ -226,22 +226,10 @@ fn empowering_call_fills_an_ability() {
     // with the horns assigned to it must have ended their movement on the tile matching the
     // active Clan"
     let mut state = start_with(&options(&[Variant::EmpoweringCall]), 2);
-    let t = state
-        .geometry()
-        .ids()
-        .find(|&t| {
-            state
-                .tile(t)
-                .unwrap()
-                .card
-                .is_some_and(|c| c.tribe == Tribe::Turquefoss && c.clan == 2)
-        })
-        .unwrap();
+    let t = clan_tile(&state, Tribe::Turquefoss, 2);
     state.unit_mut(unit(0, 0)).unwrap().tile = Some(t);
     put(&mut state, unit(0, 2), t);
-    state.dice = vec![None; 5];
-    state.assigned = vec![false; 5];
-    state.to_roll = (0..5).collect();
+    five_dice(&mut state);
     at_act(
         &mut state,
         &[
