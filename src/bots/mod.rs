@@ -6,8 +6,11 @@
 //! (the rulesets split compound choices into atomic steps), its best next step counts, a few
 //! steps deep; everywhere else the ruleset's own [`Ruleset::evaluate`] says how well the seat
 //! stands. The best candidate wins; ties go to the ruleset's `default_action` (the "done" or
-//! "pass"), then to a random one drawn from the seed. Everything is bounded by a count of
-//! states tried, never by the clock, so the same state and seed always give the same action.
+//! "pass"), then to a random one drawn from the seed. The look-ahead starts from a state the
+//! seat could believe it is in ([`GameState::imagine`]): the rivals' secrets it has not seen
+//! dealt anew from the seed, so chance is weighed as its player would weigh it. Everything is
+//! bounded by a count of states tried, never by the clock, so the same state and seed always
+//! give the same action.
 //! How each ruleset evaluates, and the figures, are in `docs/BOTS.md`.
 //!
 //! [`Ruleset::evaluate`]: crate::rules::Ruleset::evaluate
@@ -17,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::rules::{Actor, GameState, Seat, Waiting, weighted_index};
+use crate::rules::{Actor, GameState, LegalAction, Seat, Waiting, weighted_index};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
@@ -45,15 +48,15 @@ const STEP_COST: i64 = 1;
 /// version). Pure and total, and bounded (see `docs/BOTS.md` for the time a decision takes).
 pub fn choose(state: &dyn GameState, seat: Seat, seed: u64) -> Option<Value> {
     let legal = state.legal_actions(seat);
-    let fallback = state.default_action(seat);
-    let default = fallback
-        .as_ref()
-        .and_then(|d| legal.iter().position(|a| &a.action == d));
     if legal.len() <= 1 {
         return legal.into_iter().next().map(|a| a.action);
     }
-    let mut tie_break = ChaCha8Rng::seed_from_u64(seed);
-    let scored = scores(state, seat, seed, legal.len(), default, &mut tie_break);
+    let Weighed {
+        scored,
+        default,
+        fallback,
+        mut tie_break,
+    } = weigh(state, seat, seed, &legal);
     let Some(best) = scored.iter().map(|&(_, v)| v).max() else {
         // Every candidate leaves the state as it is: any will do.
         return fallback.or_else(|| legal.into_iter().next().map(|a| a.action));
@@ -68,6 +71,53 @@ pub fn choose(state: &dyn GameState, seat: Seat, seed: u64) -> Option<Value> {
         None => *tied.get(tie_break.random_range(0..tied.len()))?,
     };
     legal.into_iter().nth(pick).map(|a| a.action).or(fallback)
+}
+
+/// The look-ahead's verdict on a decision.
+struct Weighed {
+    /// The candidates examined, by index into the legal actions, with their values.
+    scored: Vec<(usize, i64)>,
+    /// The index of the default action among the legal actions, if it is one.
+    default: Option<usize>,
+    /// The default action.
+    fallback: Option<Value>,
+    /// What breaks ties between candidates of the same value.
+    tie_break: ChaCha8Rng,
+}
+
+/// Values the candidates among `legal` (the seat's legal actions in `state`).
+fn weigh(state: &dyn GameState, seat: Seat, seed: u64, legal: &[LegalAction]) -> Weighed {
+    // The look-ahead starts from a state the seat could believe it is in, not from the true
+    // one: the rivals' secrets it has not seen dealt anew (`Ruleset::imagine`).
+    let believed = believed(state, seat, seed);
+    // The seat's own choices never depend on what it cannot see (the conformance suite checks
+    // it); should they, the true state is looked at, whose choices are the ones that count.
+    let state = if believed.legal_actions(seat) == legal {
+        believed.as_ref()
+    } else {
+        state
+    };
+    let fallback = state.default_action(seat);
+    let default = fallback
+        .as_ref()
+        .and_then(|d| legal.iter().position(|a| &a.action == d));
+    let mut tie_break = ChaCha8Rng::seed_from_u64(seed);
+    let scored = scores(state, seat, seed, legal.len(), default, &mut tie_break);
+    Weighed {
+        scored,
+        default,
+        fallback,
+        tie_break,
+    }
+}
+
+/// The state `seat` could believe it is in ([`GameState::imagine`]), dealt from the decision's
+/// seed on a stream of its own.
+fn believed(state: &dyn GameState, seat: Seat, seed: u64) -> Box<dyn GameState> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(2);
+    let mut pick = |n: usize| if n == 0 { 0 } else { rng.random_range(0..n) };
+    state.imagine(seat, &mut pick)
 }
 
 /// The candidates examined, by index into the legal actions, with their values.

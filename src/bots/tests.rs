@@ -5,7 +5,13 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::choose;
+use super::{choose, weigh};
+use crate::rules::bag_of_fate::BagOfFate;
+use crate::rules::conformance::Secrets;
+use crate::rules::garden_gnomes::GardenGnomes;
+use crate::rules::gnomes_and_wizards::GnomesAndWizards;
+use crate::rules::monsters_and_magic::MonstersAndMagic;
+use crate::rules::wiz_war::WizWar;
 use crate::rules::{Game, GameState, Outcome, Registry, Seat, Waiting, weighted_index};
 
 /// Who plays a seat.
@@ -266,6 +272,101 @@ fn decision_points(
         }
     }
     points
+}
+
+/// Decisions compared per ruleset by [`the_bot_decides_alike_whatever_a_rival_holds`].
+const TWIN_DECISIONS: usize = 150;
+
+/// Issue 18 ("No leaks of hidden information, anywhere"): the bot plays as its player could,
+/// so what it makes of a decision cannot depend on what a rival holds. At decision points of
+/// random games, the same state with one rival's secrets re-dealt (the conformance suite's
+/// `Secrets::perturb`) must give every candidate action the same value for the same seed (and
+/// so the same decision). Before the look-ahead started from `Ruleset::imagine`, it weighed
+/// chance by the true deck (bag-of-fate: the next card drawn, from a deck without the rivals'
+/// hands), and the values differed.
+fn the_bot_decides_alike_whatever_a_rival_holds<R: Secrets>() {
+    let registry = games();
+    let game = registry.get(R::ID).unwrap();
+    let seats = game
+        .seats(&Value::Null)
+        .map_or(2, |r| (*r.start()).max(3).min(*r.end()));
+    let mut compared = 0;
+    let mut differing = Vec::new();
+    'seeds: for seed in 0..200 {
+        for (i, (state, seat)) in decision_points(game, seats, seed, 5)
+            .into_iter()
+            .enumerate()
+        {
+            let typed: R::State = serde_json::from_value(state.to_json()).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed * 1000 + i as u64);
+            let mut pick = |n: usize| if n == 0 { 0 } else { rng.random_range(0..n) };
+            let Some(twin) = (0..seats)
+                .filter(|&r| r != seat)
+                .find_map(|rival| R::perturb(&typed, rival, &mut pick))
+            else {
+                continue;
+            };
+            let twin = game.load(&serde_json::to_value(&twin).unwrap()).unwrap();
+            let decision_seed = 77 + i as u64;
+            let legal = state.legal_actions(seat);
+            let (mine, twins) = (
+                weigh(state.as_ref(), seat, decision_seed, &legal).scored,
+                weigh(twin.as_ref(), seat, decision_seed, &legal).scored,
+            );
+            if mine != twins {
+                let decisions = (
+                    choose(state.as_ref(), seat, decision_seed),
+                    choose(twin.as_ref(), seat, decision_seed),
+                );
+                differing.push(format!(
+                    "seed {seed}, point {i}, seat {seat}: values {mine:?} vs {twins:?}, \
+                     decisions {decisions:?}"
+                ));
+            }
+            compared += 1;
+            if compared == TWIN_DECISIONS {
+                break 'seeds;
+            }
+        }
+    }
+    assert_eq!(
+        compared,
+        TWIN_DECISIONS,
+        "{}: too few decision points with a twin",
+        R::ID
+    );
+    assert!(
+        differing.is_empty(),
+        "{}: the bot's look-ahead depends on a rival's secrets in {} of {compared} decisions: {}",
+        R::ID,
+        differing.len(),
+        differing.join("; ")
+    );
+}
+
+#[test]
+fn the_bot_decides_alike_whatever_a_rival_holds_at_bag_of_fate() {
+    the_bot_decides_alike_whatever_a_rival_holds::<BagOfFate>();
+}
+
+#[test]
+fn the_bot_decides_alike_whatever_a_rival_holds_at_garden_gnomes() {
+    the_bot_decides_alike_whatever_a_rival_holds::<GardenGnomes>();
+}
+
+#[test]
+fn the_bot_decides_alike_whatever_a_rival_holds_at_wiz_war() {
+    the_bot_decides_alike_whatever_a_rival_holds::<WizWar>();
+}
+
+#[test]
+fn the_bot_decides_alike_whatever_a_rival_holds_at_monsters_and_magic() {
+    the_bot_decides_alike_whatever_a_rival_holds::<MonstersAndMagic>();
+}
+
+#[test]
+fn the_bot_decides_alike_whatever_a_rival_holds_at_gnomes_and_wizards() {
+    the_bot_decides_alike_whatever_a_rival_holds::<GnomesAndWizards>();
 }
 
 /// Issue 16: the bot is "deterministic from the game seed": the same state and seed give the

@@ -83,6 +83,11 @@
 //!   asked next (a default that plays "the first card" of a sorted hand fails).
 //!   Checked for each acting seat in turn in the thorough playouts (each seat in turn where
 //!   none acts); for one seat at random (an acting one at a decision) at the sampled states.
+//! - Beliefs (`conformance/belief.rs`): what each other seat imagines of a twin
+//!   ([`Ruleset::imagine`], where the built-in bot's look-ahead starts) is the same state as
+//!   what it imagines of the true one, for the same random numbers (so the bot cannot play on
+//!   a rival's secrets); and the seat whose secrets are checked sees what it imagines as it sees
+//!   the true state: the same view, seats asked, legal actions and labels.
 //! - Presenters: the table (`Ruleset::present`) and the grouped choices (`Ruleset::choices`)
 //!   are counted with the views above (no seat's presentation shows more markers than its own
 //!   secrets put there, the spectator's none); every acting seat's choices number each legal
@@ -109,6 +114,8 @@ use super::registry::{Erased, Game};
 use super::{Ruleset, Seat};
 
 // `#[path]` keeps the submodules in `conformance/` however this file itself is mounted.
+#[path = "conformance/belief.rs"]
+mod belief;
 #[path = "conformance/playout.rs"]
 mod playout;
 #[path = "conformance/probe.rs"]
@@ -371,6 +378,8 @@ pub struct Stats {
     pub twins: u64,
     /// Actions applied to both twins and compared.
     pub twin_actions: u64,
+    /// States a seat imagined otherwise ([`Ruleset::imagine`]) and saw as the true one.
+    pub imagined: u64,
 }
 
 impl fmt::Display for Report {
@@ -401,7 +410,7 @@ impl fmt::Display for Report {
             f,
             "{} fully checked states, {} planted (state, seat) pairs, {} planted actions, \
              {} rejections; {} random JSON actions read as actions, {} as listed ones; \
-             {} twins compared, after {} actions",
+             {} twins compared, after {} actions; {} imagined states",
             s.full_states,
             s.planted_states,
             s.planted_actions,
@@ -409,7 +418,8 @@ impl fmt::Display for Report {
             s.json_parsed,
             s.json_listed,
             s.twins,
-            s.twin_actions
+            s.twin_actions,
+            s.imagined
         )
     }
 }
@@ -500,16 +510,21 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
     if config.expect_secrets {
         let s = &report.stats;
         assert!(
-            s.planted_states > 0 && s.planted_actions > 0 && s.twins > 0 && s.twin_actions > 0,
+            s.planted_states > 0
+                && s.planted_actions > 0
+                && s.twins > 0
+                && s.twin_actions > 0
+                && s.imagined > 0,
             "ruleset {}: the secrets checks proved nothing: Secrets::plant changed {} states, \
              Secrets::plant_action found {} hidden payloads, Secrets::perturb made {} twins that \
-             were compared after {} actions, and all must be some (set Config::expect_secrets to \
-             false for a game without secrets)",
+             were compared after {} actions, Ruleset::imagine changed {} states, and all must be \
+             some (set Config::expect_secrets to false for a game without secrets)",
             R::ID,
             s.planted_states,
             s.planted_actions,
             s.twins,
-            s.twin_actions
+            s.twin_actions,
+            s.imagined
         );
     }
     println!("conformance of {}:\n{report}", R::ID);

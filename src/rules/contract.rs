@@ -125,6 +125,75 @@ pub fn lead(own: i64, others: impl IntoIterator<Item = i64>) -> i64 {
     i64::try_from(lead).unwrap_or(0)
 }
 
+/// Deals the cards of `hands` anew, at random, from those cards and `pool`'s together: each
+/// hand keeps its size, the pool takes the rest; `pick(n)` is a random number below `n`. The
+/// cards are put in order before they are shuffled, so hands and pools that hold the same
+/// cards between them, whoever held which, get the same deal for the same `pick` (what
+/// [`Ruleset::imagine`] needs). The caller restores any order its state keeps.
+pub fn deal_anew<T: Ord>(
+    hands: &mut [&mut Vec<T>],
+    pool: &mut Vec<T>,
+    pick: &mut dyn FnMut(usize) -> usize,
+) {
+    let sizes: Vec<usize> = hands.iter().map(|h| h.len()).collect();
+    let mut cards: Vec<T> = hands.iter_mut().flat_map(|h| h.drain(..)).collect();
+    cards.append(pool);
+    cards.sort();
+    // Fisher–Yates, from the back; an answer out of range counts as the last place.
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, pick(i + 1).min(i));
+    }
+    let mut cards = cards.into_iter();
+    for (hand, size) in hands.iter_mut().zip(sizes) {
+        hand.extend(cards.by_ref().take(size));
+    }
+    pool.extend(cards);
+}
+
+/// `hand` split into the cards of `known` it holds (each card of `known` once) and the rest.
+pub fn split_known<T: PartialEq>(hand: Vec<T>, known: &[T]) -> (Vec<T>, Vec<T>) {
+    let mut rest = hand;
+    let mut kept = Vec::new();
+    for card in known {
+        if let Some(i) = rest.iter().position(|c| c == card) {
+            kept.push(rest.remove(i));
+        }
+    }
+    (kept, rest)
+}
+
+/// Deals anew, from `pool` and themselves ([`deal_anew`]), the cards of every hand but
+/// `seat`'s (`hands`, by seat) that `known` does not name for it ([`split_known`]): what
+/// [`Ruleset::imagine`] does with hands of cards. The hands dealt and the pool end sorted.
+pub fn deal_others_anew<T: Ord>(
+    hands: Vec<&mut Vec<T>>,
+    seat: Seat,
+    known: impl Fn(Seat) -> Vec<T>,
+    pool: &mut Vec<T>,
+    pick: &mut dyn FnMut(usize) -> usize,
+) {
+    let mut kept: Vec<Vec<T>> = Vec::new();
+    let mut hidden: Vec<Vec<T>> = Vec::new();
+    let mut others: Vec<&mut Vec<T>> = Vec::new();
+    for (s, hand) in hands.into_iter().enumerate() {
+        if s == seat {
+            continue;
+        }
+        let (k, h) = split_known(std::mem::take(hand), &known(s));
+        kept.push(k);
+        hidden.push(h);
+        others.push(hand);
+    }
+    let mut dealt: Vec<&mut Vec<T>> = hidden.iter_mut().collect();
+    deal_anew(&mut dealt, pool, pick);
+    pool.sort();
+    for ((hand, k), h) in others.into_iter().zip(kept).zip(hidden) {
+        *hand = k;
+        hand.extend(h);
+        hand.sort();
+    }
+}
+
 /// `state` once every seat that `waiting` names has answered `pass`, one answer at a time
 /// (at most 16), as far as that goes: what evaluations look at while a reaction window is open
 /// ("if everyone lets it happen").
@@ -285,6 +354,26 @@ pub trait Ruleset: 'static {
     /// circles, beginning a step and taking it back again (`crate::bots`). By default, none.
     fn takes_back(_state: &Self::State, _seat: Seat, _action: &Self::Action) -> bool {
         false
+    }
+
+    /// A state `seat` could believe it is in, for the built-in bot's look-ahead
+    /// (`crate::bots`): the others' secrets that `seat` has not seen (hands, objectives, cards
+    /// being looked at) dealt anew at random from everything `seat` cannot see (the unseen
+    /// deck included, with [`deal_anew`]); every count, every public fact and everything
+    /// `seat` knows (its own secrets, a hand it was shown, a card a rival declared) kept. The
+    /// look-ahead then weighs chance as the seat would (a draw from a deck that may hold the
+    /// rivals' cards), not as the true state has it. States that differ only in secrets hidden
+    /// from `seat` must give the same state for the same `pick`, and `seat` must see the
+    /// result as it sees `state` (the conformance suite checks both). `pick(n)` is a random
+    /// number below `n` (the bot draws it from its seed). Pure and total. By default the state
+    /// itself: right for a game without secrets.
+    fn imagine(
+        state: &Self::State,
+        seat: Seat,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Self::State {
+        let _ = (seat, pick);
+        state.clone()
     }
 
     /// How well `seat` stands, for the built-in bots (`crate::bots`): [`outcome_value`] once

@@ -78,6 +78,9 @@ pub trait GameState: Send + Sync {
     fn same_state(&self, other: &dyn GameState) -> bool;
     /// The state as `Any`, for [`GameState::same_state`].
     fn as_any(&self) -> &dyn std::any::Any;
+    /// A state `seat` could believe it is in ([`Ruleset::imagine`]): the secrets it has not
+    /// seen dealt anew with `pick(n)` (a random number below `n`).
+    fn imagine(&self, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Box<dyn GameState>;
     /// How well `seat` stands ([`Ruleset::evaluate`]: a finished game is ±[`crate::rules::WIN`]).
     fn evaluate(&self, seat: Seat) -> i64;
     /// The states after choices of `actor`: a seat's legal actions in [`GameState::legal_actions`]
@@ -227,6 +230,10 @@ where
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn imagine(&self, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Box<dyn GameState> {
+        Box::new(Typed::<R>(R::imagine(&self.0, seat, pick)))
     }
 
     fn evaluate(&self, seat: Seat) -> i64 {

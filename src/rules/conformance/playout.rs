@@ -5,7 +5,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::{Config, Secrets, Stats, first_difference, probe, secrets, short, to_json, twins};
+use super::{
+    Config, Secrets, Stats, belief, first_difference, probe, secrets, short, to_json, twins,
+};
 use crate::rules::registry::{Applied, Erased, Game, GameState, Waiting};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Ruleset, Seat, Viewer};
 
@@ -332,6 +334,11 @@ impl<R: Secrets> Playout<'_, R> {
             vec![self.probe.random_range(0..self.seats)]
         };
         secrets::check_state::<R>(&self.state, self.seats, &viewers, present, self.stats);
+        for &seat in &viewers {
+            // A seed of the playout's own (the probe's draws would change every later state).
+            let seed = turn as u64;
+            belief::nothing_forgotten::<R>(&self.state, seat, seed, self.stats);
+        }
         for seat in twinned {
             twins::check::<R>(&self.state, self.seats, seat, &mut self.probe, self.stats);
         }

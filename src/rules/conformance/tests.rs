@@ -69,9 +69,10 @@ fn the_sound_toy_passes_for_every_seat_count_and_option_set() {
         json_listed,
         twins,
         twin_actions,
+        imagined,
     } = report.stats;
     assert!(full_states > 0 && planted_states > 0 && planted_actions > 0 && rejections > 0);
-    assert!(twins > 0 && twin_actions > twins);
+    assert!(twins > 0 && twin_actions > twins && imagined > 0);
     // The random JSON gets past deserialisation to `apply`, sometimes as a listed action.
     assert!(json_parsed > json_listed && json_listed > 0);
 }
@@ -227,6 +228,40 @@ fn a_default_action_that_plays_the_first_card_fails() {
         "(the default action at a deadline)",
     );
     assert!(message.contains("Play"), "{message}");
+}
+
+/// The bot's look-ahead (`Ruleset::imagine`) that keeps the rivals' hands plays on what its
+/// player cannot see: the twin with a rival's hand re-dealt gives another imagined state.
+#[test]
+fn a_look_ahead_that_knows_the_rivals_hands_fails() {
+    let message = failure::<Toy<{ flaw::IMAGINES_THE_TRUTH }>>(&quick(), "depends on seat");
+    assert!(message.contains("Ruleset::imagine"), "{message}");
+}
+
+/// One that deals the seat's own hand anew forgets what the seat holds: it sees another hand.
+#[test]
+fn a_look_ahead_that_forgets_its_own_hand_fails() {
+    failure::<Toy<{ flaw::IMAGINES_ITS_OWN_HAND }>>(
+        &quick(),
+        "sees what it imagines (Ruleset::imagine) otherwise than the true state",
+    );
+}
+
+#[test]
+fn hands_are_dealt_anew_from_the_same_cards_whoever_held_them() {
+    // Fisher–Yates from the back over the sorted cards [1, 2, 3, 4, 5]: picks 0, 0, 0, 0 swap
+    // the last place with the first each time.
+    let deal = |mut a: Vec<u8>, mut b: Vec<u8>, mut pool: Vec<u8>| {
+        let mut pick = |_: usize| 0;
+        crate::rules::deal_anew(&mut [&mut a, &mut b], &mut pool, &mut pick);
+        (a, b, pool)
+    };
+    let dealt = deal(vec![5, 1], vec![3], vec![2, 4]);
+    assert_eq!(dealt, deal(vec![2, 4], vec![1], vec![3, 5]));
+    assert_eq!((dealt.0.len(), dealt.1.len(), dealt.2.len()), (2, 1, 2));
+    let mut all: Vec<u8> = [dealt.0, dealt.1, dealt.2].concat();
+    all.sort_unstable();
+    assert_eq!(all, vec![1, 2, 3, 4, 5]);
 }
 
 #[test]

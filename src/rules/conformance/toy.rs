@@ -56,6 +56,10 @@ pub(super) mod flaw {
     pub const DEFAULT_PLAYS_THE_FIRST_CARD: u8 = 16;
     /// The view writes the turn as text, where its published schema says a seat number.
     pub const VIEW_OFF_SCHEMA: u8 = 17;
+    /// `imagine` keeps the true state: the bot's look-ahead knows the rivals' hands.
+    pub const IMAGINES_THE_TRUTH: u8 = 18;
+    /// `imagine` deals the seat's own hand anew too: the bot forgets what it holds.
+    pub const IMAGINES_ITS_OWN_HAND: u8 = 19;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -442,6 +446,28 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
         }
     }
 
+    /// The other hands dealt anew from them and the deck.
+    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
+        let mut believed = state.clone();
+        if FLAW == flaw::IMAGINES_THE_TRUTH {
+            return believed;
+        }
+        let mut pool = deck_cards(state);
+        let mut hands: Vec<&mut Vec<Card>> = believed
+            .hands
+            .iter_mut()
+            .enumerate()
+            .filter(|&(s, _)| s != seat || FLAW == flaw::IMAGINES_ITS_OWN_HAND)
+            .map(|(_, hand)| hand)
+            .collect();
+        crate::rules::deal_anew(&mut hands, &mut pool, pick);
+        for hand in &mut believed.hands {
+            hand.sort_unstable();
+        }
+        believed.deck = deck_counts(pool);
+        believed
+    }
+
     fn default_action(state: &State, seat: Seat) -> Option<Move> {
         if FLAW == flaw::DEFAULT_PLAYS_THE_FIRST_CARD {
             return Self::legal_actions(state, seat).into_iter().next();
@@ -470,18 +496,29 @@ impl<const FLAW: u8> Secrets for Toy<FLAW> {
 
     fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
         let mut twin = state.clone();
-        let mut pool: Vec<Card> = (1..=VALUES)
-            .flat_map(|v| std::iter::repeat_n(v as Card, usize::from(state.deck[v - 1])))
-            .collect();
+        let mut pool = deck_cards(state);
         let hand = twin.hands.get_mut(seat)?;
         if !super::redeal(hand, &mut pool, pick) {
             return None;
         }
         hand.sort_unstable();
-        twin.deck = [0; VALUES];
-        for card in pool {
-            twin.deck[usize::from(card) - 1] += 1;
-        }
+        twin.deck = deck_counts(pool);
         Some(twin)
     }
+}
+
+/// The cards left in the deck, one entry a card.
+fn deck_cards(state: &State) -> Vec<Card> {
+    (1..=VALUES)
+        .flat_map(|v| std::iter::repeat_n(v as Card, usize::from(state.deck[v - 1])))
+        .collect()
+}
+
+/// The deck's copies of each value, from its cards.
+fn deck_counts(cards: Vec<Card>) -> [u8; VALUES] {
+    let mut deck = [0; VALUES];
+    for card in cards {
+        deck[usize::from(card) - 1] += 1;
+    }
+    deck
 }

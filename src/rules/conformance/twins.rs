@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
 use super::playout::viewers;
-use super::{Secrets, Stats, first_difference, short, to_json};
+use super::{Secrets, Stats, belief, first_difference, short, to_json};
 use crate::rules::{Actor, Next, Seat, Viewer};
 
 /// Actions tried on both twins at one state (chosen at random among those both allow).
@@ -45,6 +45,7 @@ pub(super) fn check<R: Secrets>(
         return;
     }
     stats.twins += 1;
+    belief::same_beliefs::<R>(state, &twin, seats, seat, seat as u64);
     let others: Vec<Viewer> = viewers(seats)
         .into_iter()
         .filter(|&v| v != Viewer::Seat(seat))
@@ -222,7 +223,7 @@ pub fn entry<R: Secrets>(
 }
 
 /// Who the game waits for, as everyone sees it (a chance step's weights are the service's).
-fn asked<R: Secrets>(state: &R::State) -> String {
+pub(super) fn asked<R: Secrets>(state: &R::State) -> String {
     match R::next(state) {
         Next::Players(seats) => format!("seats {seats:?} are asked"),
         Next::Chance(_) => "a chance step".to_owned(),

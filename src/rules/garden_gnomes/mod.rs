@@ -12,6 +12,7 @@
 //! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
+mod belief;
 mod data;
 mod evaluate;
 mod flow;
@@ -318,6 +319,10 @@ impl Ruleset for GardenGnomes {
     /// players' secret objectives (whether the loot ends the game; review R1).
     fn label(state: &State, seat: Seat, action: &Action) -> String {
         view::choice_label(state, seat, action)
+    }
+
+    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
+        belief::imagine(state, seat, pick)
     }
 
     fn evaluate(state: &State, seat: Seat) -> i64 {

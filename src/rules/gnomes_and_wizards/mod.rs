@@ -11,6 +11,7 @@
 //!   the built-in bots.
 
 mod actions;
+mod belief;
 pub mod board;
 mod call;
 mod cast;
@@ -295,6 +296,10 @@ impl Ruleset for GnomesAndWizards {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
+        belief::imagine(state, seat, pick)
     }
 
     fn evaluate(state: &State, seat: Seat) -> i64 {

@@ -12,6 +12,7 @@
 //! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
+mod belief;
 mod combat;
 mod data;
 mod evaluate;
@@ -211,6 +212,10 @@ impl Ruleset for MonstersAndMagic {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
+        belief::imagine(state, seat, pick)
     }
 
     fn evaluate(state: &State, seat: Seat) -> i64 {

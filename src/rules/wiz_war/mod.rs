@@ -13,6 +13,7 @@
 //! - `evaluate`: how well a seat stands, for the built-in bots.
 
 mod actions;
+mod belief;
 mod board;
 mod card_table;
 mod cards;
@@ -281,6 +282,10 @@ impl Ruleset for WizWar {
 
     fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
         view::describe(state, actor, action, viewer)
+    }
+
+    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
+        belief::imagine(state, seat, pick)
     }
 
     fn evaluate(state: &State, seat: Seat) -> i64 {

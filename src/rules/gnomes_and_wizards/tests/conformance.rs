@@ -1,8 +1,8 @@
 //! The shared conformance suite for gnomes-and-wizards.
 
-use super::super::data::{self, CardId, Deck};
-use super::super::state::{Source, State};
-use super::super::{Action, GnomesAndWizards};
+use super::super::data::CardId;
+use super::super::state::State;
+use super::super::{Action, GnomesAndWizards, belief};
 use crate::rules::Seat;
 use crate::rules::conformance::{self, Config, Secrets};
 
@@ -38,21 +38,9 @@ impl Secrets for GnomesAndWizards {
     /// and the cards of a draw in progress, re-dealt from the unseen cards of the same deck.
     fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
         let mut twin = state.clone();
-        let declared: Vec<CardId> = state
-            .window
-            .iter()
-            .flat_map(|w| &w.casts)
-            .filter(|(s, _)| *s == seat)
-            .filter_map(|(_, cast)| match cast.source {
-                Source::Secret(card) => Some(card),
-                _ => None,
-            })
-            .collect();
-        let deck = |c: &CardId| data::card(*c).map(|(d, _)| d);
-        let (mut learned, mut secret): (Vec<CardId>, Vec<CardId>) = twin
-            .unseen
-            .iter()
-            .partition(|c| deck(c) == Some(Deck::Learned));
+        let declared = belief::declared(state, seat);
+        let (mut learned, mut secret): (Vec<CardId>, Vec<CardId>) =
+            twin.unseen.iter().partition(|c| belief::learned(c));
         let player = twin.players.get_mut(seat)?;
         let (shown, mut hidden): (Vec<CardId>, Vec<CardId>) =
             player.hand.iter().partition(|c| declared.contains(c));
@@ -65,9 +53,10 @@ impl Secrets for GnomesAndWizards {
             && let Some(draw) = twin.draw.as_mut()
         {
             for card in draw.drawn.iter_mut().chain(&mut draw.attach) {
-                let pool = match deck(card) {
-                    Some(Deck::Learned) => &mut learned,
-                    _ => &mut secret,
+                let pool = if belief::learned(card) {
+                    &mut learned
+                } else {
+                    &mut secret
                 };
                 changed |= conformance::redeal(std::slice::from_mut(card), pool, pick);
             }

@@ -1,10 +1,9 @@
 //! The shared conformance suite (src/rules/conformance.rs) for wiz-war.
 
 use super::super::secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
-use super::super::state::How;
-use super::super::{Action, CardId, FULL_OPTION_SETS, State, WizWar};
-use crate::rules::Seat;
+use super::super::{Action, FULL_OPTION_SETS, State, WizWar, belief};
 use crate::rules::conformance::{self, Config, Secrets};
+use crate::rules::{Seat, split_known};
 
 impl Secrets for WizWar {
     const MARKER: &'static str = SECRET_MARKER;
@@ -16,29 +15,12 @@ impl Secrets for WizWar {
     fn plant_action(action: &Action) -> Option<Action> {
         plant_action_marker(action)
     }
-    /// The hand, re-dealt from the unseen deck; but what everyone saw named stays: the card
-    /// being cast, and the Around the Corner a target out of sight needs (choosing that target
-    /// told the table the caster holds one).
+    /// The hand, re-dealt from the unseen deck; but what everyone saw named stays
+    /// (`belief::shown`: the card being cast, an Around the Corner a target needs).
     fn perturb(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> Option<State> {
         let mut twin = state.clone();
-        let casting = state.casting.as_ref().filter(|_| state.turn.seat == seat);
-        let mut shown = vec![];
-        if let Some(c) = casting {
-            if c.how == How::Cast {
-                shown.push(c.card);
-            }
-            if c.bent {
-                shown.extend(CardId::by_key("around_the_corner"));
-            }
-        }
         let hand = &mut twin.wizards.get_mut(seat)?.hand;
-        let mut hidden = hand.clone();
-        let mut kept = vec![];
-        for card in shown {
-            if let Some(i) = hidden.iter().position(|&c| c == card) {
-                kept.push(hidden.remove(i));
-            }
-        }
+        let (kept, mut hidden) = split_known(std::mem::take(hand), &belief::shown(state, seat));
         if !conformance::redeal(&mut hidden, &mut twin.deck, pick) {
             return None;
         }
