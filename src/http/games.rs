@@ -57,7 +57,11 @@ pub struct SubmitActions {
     /// The version the client saw; 409 if the game has moved on.
     #[serde(default)]
     pub expected_version: Option<i64>,
-    /// Actions, each exactly as listed in `legal_actions`; applied in order, all or nothing.
+    /// Actions, each exactly as listed in `legal_actions` (`action`), or by its notation as
+    /// `{"notation": "move b3 b2"}` (`legal_actions[].notation`, matched without regard to case
+    /// or spacing); applied in order, all or nothing. Between two of them, a forced choice
+    /// (a seat's only legal action) that the next one does not name is played first, as the
+    /// service plays it (log kind `forced`).
     #[schema(min_items = 1)]
     pub actions: Vec<Value>,
 }

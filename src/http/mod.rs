@@ -21,6 +21,7 @@ pub mod rulesets;
 pub mod seats;
 pub mod streams;
 pub mod tokens;
+pub mod turns;
 pub mod webhooks;
 
 use actix_web::body::{BoxBody, MessageBody};
@@ -59,6 +60,9 @@ where
                 .service(games::get)
                 .service(games::state)
                 .service(games::actions)
+                .service(turns::preview_actions)
+                .service(turns::get_orders)
+                .service(turns::set_orders)
                 .service(games::events)
                 .service(games::export)
                 .service(streams::game_stream)

@@ -135,6 +135,51 @@ pub fn new_text(body: &str) -> String {
     out.join("\n").trim().to_owned()
 }
 
+/// `ORDERS` on the first line of a reply: standing orders to show, clear or set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Orders {
+    /// `ORDERS`: the orders in force and those offered.
+    Show,
+    /// `ORDERS OFF` (or `NONE`, `CLEAR`): none any more.
+    Off,
+    /// `ORDERS <id> <id> …` (spaces or commas between): these, replacing any before.
+    Set(Vec<String>),
+}
+
+/// The standing-orders command on the first line of a reply's new text, if it is one.
+pub fn orders(body: &str) -> Option<Orders> {
+    let text = new_text(body);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let mut words = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let first = words.next()?.trim_end_matches(':');
+    if !first.eq_ignore_ascii_case("orders") {
+        return None;
+    }
+    let rest: Vec<String> = words.map(|w| w.to_lowercase()).collect();
+    Some(match rest.as_slice() {
+        [] => Orders::Show,
+        [one] if ["off", "none", "clear"].contains(&one.as_str()) => Orders::Off,
+        _ => Orders::Set(rest),
+    })
+}
+
+/// The most lines of a reply read as choices: a whole turn, with room to spare.
+pub const MAX_LINES: usize = 40;
+
+/// The non-empty lines of a reply's new text, trimmed, at most [`MAX_LINES`]: a turn, one
+/// choice a line.
+pub fn lines(body: &str) -> Vec<String> {
+    new_text(body)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(MAX_LINES)
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The answer in a reply's body: the first non-empty line of its new text.
 pub fn answer(body: &str) -> Answer {
     let text = new_text(body);

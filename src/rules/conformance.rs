@@ -380,6 +380,10 @@ pub struct Stats {
     pub twin_actions: u64,
     /// States a seat imagined otherwise ([`Ruleset::imagine`]) and saw as the true one.
     pub imagined: u64,
+    /// Legal actions whose notation was found again by it ([`Ruleset::notation`]).
+    pub notations: usize,
+    /// Twins where the seat had a lone choice the service plays ([`Ruleset::keeps_asking`]).
+    pub forced_twins: u64,
 }
 
 impl fmt::Display for Report {
@@ -410,7 +414,8 @@ impl fmt::Display for Report {
             f,
             "{} fully checked states, {} planted (state, seat) pairs, {} planted actions, \
              {} rejections; {} random JSON actions read as actions, {} as listed ones; \
-             {} twins compared, after {} actions; {} imagined states",
+             {} twins compared, after {} actions; {} imagined states; {} notations; \
+             {} twins with a forced choice",
             s.full_states,
             s.planted_states,
             s.planted_actions,
@@ -419,7 +424,9 @@ impl fmt::Display for Report {
             s.json_listed,
             s.twins,
             s.twin_actions,
-            s.imagined
+            s.imagined,
+            s.notations,
+            s.forced_twins
         )
     }
 }

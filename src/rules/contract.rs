@@ -278,6 +278,15 @@ pub struct OptionDoc {
     pub default: serde_json::Value,
 }
 
+/// A standing order a ruleset offers ([`Ruleset::standing_orders`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OrderDoc {
+    /// Short, stable, unique within the ruleset: `pass-unless-targeted`.
+    pub id: &'static str,
+    /// What it does, for people: "Pass in reaction windows unless you are the target."
+    pub description: &'static str,
+}
+
 /// A ruleset: the pure rules of one game.
 ///
 /// Contract (checked for every ruleset by `rules::conformance`):
@@ -344,6 +353,43 @@ pub trait Ruleset: 'static {
     /// `describe` tells the log what was done. By default the description itself.
     fn label(state: &Self::State, seat: Seat, action: &Self::Action) -> String {
         Self::describe(state, Actor::Seat(seat), action, Viewer::Seat(seat))
+    }
+    /// The action's notation: a short, unique, stable text for it among `seat`'s legal actions
+    /// in `state` (like chess's `e2-e4`), which people write in replies and clients may send
+    /// instead of the JSON (`{"notation": "..."}`); matched by [`super::notation::key`], so
+    /// case and spacing do not matter. No two legal actions of a seat may share a key, and it
+    /// tells no more than the action's JSON does to those who see the action (the conformance
+    /// suite checks both). By default read off the action's JSON
+    /// ([`super::notation::from_json`]); a ruleset with numbers for cards names them here.
+    fn notation(state: &Self::State, seat: Seat, action: &Self::Action) -> String {
+        let _ = (state, seat);
+        super::notation::from_json(&serde_json::to_value(action).unwrap_or_default())
+    }
+    /// Whether `seat` must still be asked in `state` when it has only one legal action, because
+    /// asking is what keeps a secret: a window where every affected wizard is asked so that
+    /// nobody learns who holds a counter spell. Elsewhere the service plays a lone choice at
+    /// once (logged as `forced`) and mails nobody for it. The conformance suite checks that a
+    /// seat whose lone choice is played would have had a lone choice whatever its secrets (so
+    /// playing it tells nobody anything); the rulings are in `docs/rules/<ruleset>.md`. By
+    /// default a lone choice is played.
+    fn keeps_asking(state: &Self::State, seat: Seat) -> bool {
+        let _ = (state, seat);
+        false
+    }
+    /// The standing orders a player may give this game in advance, privately: answers to
+    /// recurring small decisions ("pass in reaction windows unless I am the target"). Each id
+    /// is short, stable and unique within the ruleset (`[a-z0-9-]`). By default none.
+    fn standing_orders() -> Vec<OrderDoc> {
+        Vec::new()
+    }
+    /// The action the standing order `order` (an id of [`Ruleset::standing_orders`]) takes for
+    /// `seat` now, if it answers the decision `seat` faces (one of its legal actions); `None`
+    /// leaves the decision to the player. It decides only on what `seat` may see (its view):
+    /// never on another seat's secrets, and never on a chance step not yet drawn. The service
+    /// logs it as the player's own action.
+    fn standing_answer(state: &Self::State, seat: Seat, order: &str) -> Option<Self::Action> {
+        let _ = (state, seat, order);
+        None
     }
     /// The action taken for `seat` when a deadline passes, if the game has a sensible one.
     fn default_action(state: &Self::State, seat: Seat) -> Option<Self::Action>;

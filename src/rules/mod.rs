@@ -8,6 +8,7 @@ mod contract;
 pub mod garden_gnomes;
 pub mod gnomes_and_wizards;
 pub mod monsters_and_magic;
+pub mod notation;
 #[cfg(test)]
 mod old_logs;
 pub mod picture;

@@ -7,8 +7,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::contract::{
-    Actor, Next, OptionDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
+    Actor, Next, OptionDoc, OrderDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer,
+    Visibility,
 };
+use super::notation;
 use super::present::{self, ChoiceGroup, Presented};
 use super::schema::Schemas;
 
@@ -33,6 +35,9 @@ pub struct Applied {
     pub description: String,
     /// The description for everyone else.
     pub redacted_description: String,
+    /// The action's notation ([`Ruleset::notation`]) for a seat's action, shown with the
+    /// action to those who see it in full; `None` for chance.
+    pub notation: Option<String>,
 }
 
 /// A legal action with its one-line description.
@@ -40,6 +45,8 @@ pub struct Applied {
 pub struct LegalAction {
     pub action: Value,
     pub description: String,
+    /// Its notation ([`Ruleset::notation`]), unique among the seat's legal actions.
+    pub notation: String,
 }
 
 /// A game state behind the erased interface.
@@ -47,7 +54,16 @@ pub trait GameState: Send + Sync {
     fn waiting(&self) -> Waiting;
     fn legal_actions(&self, seat: Seat) -> Vec<LegalAction>;
     /// Applies a player's action given as JSON (malformed JSON is an illegal action).
+    /// `{"notation": "..."}` names the legal action of `seat` with that notation.
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, RuleError>;
+    /// Whether `seat` must be asked even when it has one legal action ([`Ruleset::keeps_asking`]).
+    fn keeps_asking(&self, seat: Seat) -> bool;
+    /// The forced choice of `seat`: its only legal action, where the ruleset does not keep
+    /// asking (`Ruleset::keeps_asking`); the service plays it without asking.
+    fn forced_action(&self, seat: Seat) -> Option<LegalAction>;
+    /// The first of `orders` (standing order ids) that answers `seat`'s decision now, with the
+    /// action it takes ([`Ruleset::standing_answer`]); only a legal action counts.
+    fn standing_answer(&self, seat: Seat, orders: &[String]) -> Option<(String, Value)>;
     /// Applies the chance outcome at `index` of the current chance step's weights.
     fn apply_chance(&mut self, index: usize) -> Result<Applied, RuleError>;
     /// Applies an action given as JSON for any actor (replaying a log).
@@ -96,6 +112,8 @@ pub trait Game: Send + Sync {
     fn id(&self) -> &'static str;
     fn name(&self) -> &'static str;
     fn option_docs(&self) -> Vec<OptionDoc>;
+    /// The standing orders a player may give ([`Ruleset::standing_orders`]).
+    fn standing_orders(&self) -> Vec<OrderDoc>;
     /// The JSON Schemas of the ruleset's options, actions and view.
     fn schemas(&self) -> Schemas;
     /// Seat range for the given options (`null` means the defaults).
@@ -124,6 +142,23 @@ pub trait Game: Send + Sync {
 
 struct Typed<R: Ruleset>(R::State);
 
+/// The standing order every ruleset offers: a lone choice the service does not play by itself
+/// (asking keeps a secret there: `Ruleset::keeps_asking`) is played at once anyway, as the
+/// player's own, because the player chose to let the table see that they had no other.
+pub const LONE_CHOICES: OrderDoc = OrderDoc {
+    id: "play-lone-choices",
+    description: "Play at once any choice that is my only one, also where the game would ask \
+                  me to keep a secret (the table may then tell that I had no other choice).",
+};
+
+/// The text of an action given by its notation: `{"notation": "<text>"}` and nothing else.
+pub fn notation_of(action: &Value) -> Option<&str> {
+    match action.as_object() {
+        Some(map) if map.len() == 1 => map.get("notation").and_then(Value::as_str),
+        _ => None,
+    }
+}
+
 fn parse<R: Ruleset>(action: &Value) -> Result<R::Action, RuleError> {
     R::Action::deserialize(action)
         .map_err(|e| RuleError::illegal(format!("not an action of {}: {e}", R::NAME)))
@@ -140,6 +175,10 @@ impl<R: Ruleset> Typed<R> {
             redacted: R::redact(state, actor, &action),
             description: R::describe(state, actor, &action, Viewer::Everyone),
             redacted_description: R::describe(state, actor, &action, Viewer::Spectator),
+            notation: match actor {
+                Actor::Seat(seat) => Some(R::notation(state, seat, &action)),
+                Actor::Chance => None,
+            },
             action: serde_json::to_value(&action).unwrap_or(Value::Null),
         };
         R::apply(&mut self.0, actor, &action)?;
@@ -166,13 +205,72 @@ where
             .into_iter()
             .map(|a| LegalAction {
                 description: R::label(&self.0, seat, &a),
+                notation: R::notation(&self.0, seat, &a),
                 action: serde_json::to_value(&a).unwrap_or(Value::Null),
             })
             .collect()
     }
 
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, RuleError> {
+        if let Some(text) = notation_of(action) {
+            let legal = R::legal_actions(&self.0, seat);
+            if legal.is_empty() {
+                return Err(RuleError::NotYourDecision);
+            }
+            let notations: Vec<String> = legal
+                .iter()
+                .map(|a| R::notation(&self.0, seat, a))
+                .collect();
+            let index = notation::find(text, &notations)
+                .map_err(|miss| RuleError::illegal(miss.explain(text)))?;
+            let Some(action) = legal.into_iter().nth(index) else {
+                return Err(RuleError::illegal("no such choice"));
+            };
+            return self.applied(Actor::Seat(seat), action);
+        }
         self.apply_as(Actor::Seat(seat), action)
+    }
+
+    fn keeps_asking(&self, seat: Seat) -> bool {
+        R::keeps_asking(&self.0, seat)
+    }
+
+    fn standing_answer(&self, seat: Seat, orders: &[String]) -> Option<(String, Value)> {
+        let legal = R::legal_actions(&self.0, seat);
+        if legal.is_empty() {
+            return None;
+        }
+        orders.iter().find_map(|order| {
+            if order == LONE_CHOICES.id {
+                return match legal.as_slice() {
+                    [only] => Some((
+                        order.clone(),
+                        serde_json::to_value(only).unwrap_or(Value::Null),
+                    )),
+                    _ => None,
+                };
+            }
+            let action = R::standing_answer(&self.0, seat, order)?;
+            legal.contains(&action).then(|| {
+                (
+                    order.clone(),
+                    serde_json::to_value(&action).unwrap_or(Value::Null),
+                )
+            })
+        })
+    }
+
+    fn forced_action(&self, seat: Seat) -> Option<LegalAction> {
+        let mut legal = R::legal_actions(&self.0, seat);
+        if legal.len() != 1 || R::keeps_asking(&self.0, seat) {
+            return None;
+        }
+        let action = legal.pop()?;
+        Some(LegalAction {
+            description: R::label(&self.0, seat, &action),
+            notation: R::notation(&self.0, seat, &action),
+            action: serde_json::to_value(&action).unwrap_or(Value::Null),
+        })
     }
 
     fn apply_as(&mut self, actor: Actor, action: &Value) -> Result<Applied, RuleError> {
@@ -275,6 +373,7 @@ where
             .iter()
             .map(|a| LegalAction {
                 description: R::label(&self.0, seat, a),
+                notation: R::notation(&self.0, seat, a),
                 action: serde_json::to_value(a).unwrap_or(Value::Null),
             })
             .collect();
@@ -330,6 +429,12 @@ where
 
     fn option_docs(&self) -> Vec<OptionDoc> {
         R::option_docs()
+    }
+
+    fn standing_orders(&self) -> Vec<OrderDoc> {
+        let mut orders = vec![LONE_CHOICES];
+        orders.extend(R::standing_orders());
+        orders
     }
 
     fn schemas(&self) -> Schemas {

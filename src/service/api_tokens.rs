@@ -48,8 +48,8 @@ impl Scope {
     }
 
     /// The scope a request needs: the account's tokens and webhooks, and any change under
-    /// `/v1/me` or `/v1/auth`, need `account`; any other `GET` or `HEAD` needs `read`; any other change
-    /// needs `play`.
+    /// `/v1/me` or `/v1/auth`, need `account`; any other `GET` or `HEAD`, and a preview of
+    /// actions (which changes nothing), needs `read`; any other change needs `play`.
     pub fn needed(method: &str, path: &str) -> Scope {
         let reading = matches!(method, "GET" | "HEAD");
         let own = |base: &str| {
@@ -58,7 +58,8 @@ impl Scope {
         };
         if own("/v1/me/tokens") || own("/v1/me/webhooks") {
             Scope::Account
-        } else if reading {
+        } else if reading || (method == "POST" && path.ends_with("/actions/preview")) {
+            // A preview changes nothing: reading.
             Scope::Read
         } else if path.starts_with("/v1/me") || path.starts_with("/v1/auth/") {
             Scope::Account
@@ -276,6 +277,9 @@ mod tests {
             ("POST", "/v1/me/webhooks", Scope::Account),
             ("DELETE", "/v1/me/webhooks/x", Scope::Account),
             ("GET", "/v1/me/webhooksx", Scope::Read),
+            ("POST", "/v1/games/x/actions/preview", Scope::Read),
+            ("POST", "/v1/games/x/actions", Scope::Play),
+            ("PUT", "/v1/games/x/orders", Scope::Play),
         ] {
             assert_eq!(Scope::needed(method, path), scope, "{method} {path}");
         }

@@ -396,7 +396,7 @@ async fn time_out(
         ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
     })?;
     let state = svc.load_state(game, snapshot)?;
-    let mut play = Play::new(game, state, game.version + 1, now);
+    let mut play = Play::new(game, state, game.version + 1, now).with_orders(players);
     let mut seats = store_clocks::seat_clocks(conn, game.id).await?;
     let mut robots = game.robots.clone();
     for d in due {

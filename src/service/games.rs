@@ -534,6 +534,7 @@ pub fn state_view(
                 .map(|a| LegalActionView {
                     action: a.action,
                     description: a.description,
+                    notation: a.notation,
                 })
                 .collect(),
             _ => vec![],
@@ -582,6 +583,7 @@ pub fn event_view(e: &Event, viewer: Viewer) -> EventView {
         } else {
             e.redacted_description.clone().unwrap_or_default()
         },
+        notation: if full { e.notation.clone() } else { None },
         at: e.created_at,
     }
 }

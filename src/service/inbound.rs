@@ -14,14 +14,13 @@ use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::messages;
 use super::submit::act;
 use super::{Result, ServiceError, Services};
+use super::{messages, reply_plan};
 use crate::auth::reply::{self, ReplySigner, ReplyTicket, TalkTo, TokenError, choices_fingerprint};
 use crate::notify::reply_text::{self, Answer as Typed, Command};
 use crate::notify::{Answer, Compose, Notice, Show};
-use crate::rules::{ChoiceGroup, LegalAction};
-use crate::store::models::{Game, SeatPlayer, User};
+use crate::store::models::{SeatPlayer, User};
 use crate::store::{self, Conn};
 
 #[derive(Clone, Debug)]
@@ -291,13 +290,22 @@ async fn reply(
                 ),
             )
         } else {
+            let orders = ticket
+                .talk
+                .is_none()
+                .then(|| reply_text::orders(&body))
+                .flatten();
             match answer {
+                _ if orders.is_some() => {
+                    let orders = orders.unwrap_or(reply_text::Orders::Show);
+                    standing_orders(svc, conn, &ticket, orders).await?
+                }
                 Typed::Command(command) => (
                     Verdict::Command,
                     run_command(conn, &user, command, &ticket).await?,
                 ),
                 Typed::Say(text) => talk(svc, conn, &user, &ticket, talk_to, &text).await?,
-                typed => match play(svc, conn, &ticket, &typed).await? {
+                _ => match play(svc, conn, &ticket, &reply_text::lines(&body)).await? {
                     Played::Yes => {
                         store::inbound::set_verdict(conn, message_id, Verdict::Played.as_str())
                             .await?;
@@ -317,6 +325,7 @@ async fn reply(
             user_id: user.id,
             display_name: user.display_name.clone(),
             vacation: None,
+            orders: vec![],
         }];
         let rows = super::mail::game_mail(
             svc,
@@ -395,6 +404,81 @@ async fn run_command(
     Ok(answer)
 }
 
+/// `ORDERS` by mail: shows, clears or sets the seat's standing orders ([`super::orders`]); the
+/// answer lists them and what the game offers.
+async fn standing_orders(
+    svc: &Services,
+    conn: &mut Conn,
+    ticket: &ReplyTicket,
+    wanted: reply_text::Orders,
+) -> Result<(Verdict, Compose)> {
+    let seat = i32::from(ticket.seat);
+    let (mut game, players, users) = store::games::lock_with_players(conn, ticket.game)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    let current = players
+        .iter()
+        .find(|p| p.seat == seat)
+        .map(|p| p.orders.clone())
+        .unwrap_or_default();
+    let set = match wanted {
+        reply_text::Orders::Show => None,
+        reply_text::Orders::Off => Some(vec![]),
+        reply_text::Orders::Set(ids) => Some(ids),
+    };
+    let (verdict, title, view) = match set {
+        None => (
+            Verdict::Command,
+            "Your standing orders".to_owned(),
+            super::orders::OrdersView {
+                orders: current,
+                available: super::orders::available(svc, &game),
+            },
+        ),
+        Some(ids) => {
+            match super::orders::set_locked(svc, conn, &mut game, players, &users, seat, &ids).await
+            {
+                Ok(view) if view.orders.is_empty() => {
+                    (Verdict::Command, "Standing orders cleared".to_owned(), view)
+                }
+                Ok(view) => (Verdict::Command, "Standing orders set".to_owned(), view),
+                Err(ServiceError::Invalid(why) | ServiceError::WrongStatus(why)) => {
+                    return Ok((
+                        Verdict::Refused,
+                        answer_to(
+                            seat,
+                            "Refused: not a standing order",
+                            vec![format!("Nothing was changed: {why}.")],
+                            Show::None,
+                            None,
+                        ),
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    let mut lines = vec![if view.orders.is_empty() {
+        "You have no standing orders in this game.".to_owned()
+    } else {
+        format!(
+            "In force (only you can see them): {}.",
+            view.orders.join(", ")
+        )
+    }];
+    if view.available.is_empty() {
+        lines.push("This game offers no standing orders.".into());
+    } else {
+        lines.push("This game offers (reply ORDERS and the ids, or ORDERS OFF):".into());
+        lines.extend(
+            view.available
+                .iter()
+                .map(|o| format!("  {}: {}", o.id, o.description)),
+        );
+    }
+    Ok((verdict, answer_to(seat, &title, lines, Show::Status, None)))
+}
+
 /// Posts the text of a reply as table talk from the ticket's seat, to `to`; the answer says
 /// it was sent, or why not.
 async fn talk(
@@ -462,13 +546,14 @@ enum Played {
     No(Compose),
 }
 
-/// Plays the answer for the ticket's seat if it names one of the seat's choices now and the
-/// list it was chosen from is still the list now.
+/// Plays the reply's lines for the ticket's seat ([`reply_plan::plan`]: one choice a line, as
+/// one submission) if the first names one of the seat's choices now and the list it was chosen
+/// from is still the list now.
 async fn play(
     svc: &Services,
     conn: &mut Conn,
     ticket: &ReplyTicket,
-    answer: &Typed,
+    lines: &[String],
 ) -> Result<Played> {
     let seat = i32::from(ticket.seat);
     let since = Some(i64::from(ticket.version));
@@ -496,9 +581,15 @@ async fn play(
             vec!["Your reply was not played; you will get a mail when it is your turn.".into()],
         );
     }
-    let Some((legal, groups)) = choices_now(svc, &game, &players, ticket.seat)? else {
+    let Some(snapshot) = &game.state else {
         return refuse("Refused: nothing to choose now", vec![]);
     };
+    let state = svc.load_state(&game, snapshot)?;
+    let names = super::mail::names_by_seat(&game, &players);
+    let legal = state.legal_actions(usize::from(ticket.seat));
+    if legal.is_empty() {
+        return refuse("Refused: nothing to choose now", vec![]);
+    }
     if i64::from(ticket.version) != game.version
         && choices_fingerprint(legal.iter().map(|a| &a.action)) != ticket.choices
     {
@@ -511,26 +602,50 @@ async fn play(
             ],
         );
     }
-    let index = match pick(answer, &legal, &groups) {
-        Ok(i) => i,
-        Err(why) => return refuse("Refused: that is not one of your choices", vec![why]),
+    if lines.is_empty() {
+        return refuse(
+            "Refused: that is not one of your choices",
+            vec![
+                "Your reply had nothing above the quoted mail: put the number of your choice \
+                 on its first line."
+                    .into(),
+            ],
+        );
+    }
+    let plan = reply_plan::plan(state.as_ref(), usize::from(ticket.seat), &names, lines);
+    if plan.actions.is_empty() {
+        let why = plan
+            .stopped
+            .as_ref()
+            .map(|stop| match stop {
+                reply_plan::Stop::NotAChoice { why, .. } => capitalise(why),
+                other => other.explain(lines.len()),
+            })
+            .unwrap_or_default();
+        return refuse("Refused: that is not one of your choices", vec![why]);
+    }
+    let verdict = match plan.played.as_slice() {
+        [one] => match one.number {
+            Some(n) => format!("Played {n}: {}", one.notation),
+            None => format!("Played {}", one.notation),
+        },
+        many => format!("Played {} choices", many.len()),
     };
-    let Some(chosen) = legal.get(index) else {
-        return refuse("Refused: that is not one of your choices", vec![]);
-    };
-    let label = label_of(&groups, index + 1).unwrap_or_else(|| {
-        crate::rules::present::name_seats(
-            &chosen.description,
-            &super::mail::names_by_seat(&game, &players),
-        )
-    });
-    let confirm = answer_to(
-        seat,
-        &format!("Played {}: {label}", index + 1),
-        vec![],
-        Show::Status,
-        since,
-    );
+    let mut said: Vec<String> = plan
+        .played
+        .iter()
+        .map(|c| format!("Line {}: {} [{}]", c.line, c.label, c.notation))
+        .collect();
+    if !plan.forced.is_empty() {
+        said.push(format!(
+            "Played for you, as there was no other choice: {}.",
+            plan.forced.join("; ")
+        ));
+    }
+    if let Some(stop) = &plan.stopped {
+        said.push(stop.explain(lines.len()));
+    }
+    let confirm = answer_to(seat, &verdict, said, Show::Status, since);
     match act(
         svc,
         conn,
@@ -538,9 +653,9 @@ async fn play(
         &players,
         &users,
         seat,
-        std::slice::from_ref(&chosen.action),
+        &plan.actions,
         vec![(seat, confirm)],
-        None,
+        Some(state),
         false,
     )
     .await
@@ -549,116 +664,17 @@ async fn play(
         // The rules name seats "Seat n"; people read names.
         Err(ServiceError::IllegalAction { reason, .. }) => refuse(
             "Refused: that move is not allowed",
-            vec![crate::rules::present::name_seats(
-                &reason,
-                &super::mail::names_by_seat(&game, &players),
-            )],
+            vec![crate::rules::present::name_seats(&reason, &names)],
         ),
         Err(e) => Err(e),
     }
 }
 
-/// The seat's legal actions and grouped choices in `game` now, if it must decide.
-fn choices_now(
-    svc: &Services,
-    game: &Game,
-    players: &[SeatPlayer],
-    seat: u8,
-) -> Result<Option<(Vec<LegalAction>, Vec<ChoiceGroup>)>> {
-    let Some(snapshot) = &game.state else {
-        return Ok(None);
-    };
-    let state = svc.load_state(game, snapshot)?;
-    let names = super::mail::names_by_seat(game, players);
-    let (legal, groups) = state.choices(usize::from(seat), &names);
-    Ok((!legal.is_empty()).then_some((legal, groups)))
-}
-
-fn label_of(groups: &[ChoiceGroup], number: usize) -> Option<String> {
-    groups.iter().find_map(|g| {
-        g.choices.iter().find(|c| c.number == number).map(|c| {
-            if g.title.is_empty() {
-                c.label.clone()
-            } else {
-                format!("{} {}", g.title.trim_end_matches(':'), c.label)
-            }
-        })
-    })
-}
-
-/// The index of the legal action an answer names: its number, or words that match one
-/// choice (its label, its group title and label, or its description; exactly, else as the
-/// only choice that contains them).
-fn pick(
-    answer: &Typed,
-    legal: &[LegalAction],
-    groups: &[ChoiceGroup],
-) -> std::result::Result<usize, String> {
-    match answer {
-        Typed::Number(n) if (1..=legal.len()).contains(n) => Ok(n - 1),
-        Typed::Number(n) => Err(format!(
-            "There is no choice {n}: your choices are numbered 1 to {}.",
-            legal.len()
-        )),
-        Typed::Empty => Err(
-            "Your reply had nothing above the quoted mail: put the number of your choice on \
-             its first line."
-                .into(),
-        ),
-        Typed::Words(words) => {
-            let wanted = reply_text::normalise(words);
-            if wanted.is_empty() {
-                return Err("Your reply's first line has no words to read.".into());
-            }
-            let mut forms: Vec<(usize, String)> = vec![];
-            for (i, a) in legal.iter().enumerate() {
-                forms.push((i, reply_text::normalise(&a.description)));
-                if let Some(label) = label_of(groups, i + 1) {
-                    forms.push((i, reply_text::normalise(&label)));
-                }
-            }
-            for g in groups {
-                for c in &g.choices {
-                    forms.push((c.number.saturating_sub(1), reply_text::normalise(&c.label)));
-                }
-            }
-            let mut exact: Vec<usize> = forms
-                .iter()
-                .filter(|(_, f)| *f == wanted)
-                .map(|(i, _)| *i)
-                .collect();
-            exact.sort_unstable();
-            exact.dedup();
-            if exact.len() == 1 {
-                return Ok(exact[0]);
-            }
-            let mut containing: Vec<usize> = forms
-                .iter()
-                .filter(|(_, f)| f.contains(&wanted))
-                .map(|(i, _)| *i)
-                .collect();
-            containing.sort_unstable();
-            containing.dedup();
-            match containing.as_slice() {
-                [one] => Ok(*one),
-                [] => Err(format!(
-                    "\"{}\" matches none of your choices: answer with a number.",
-                    words.chars().take(80).collect::<String>()
-                )),
-                many => Err(format!(
-                    "\"{}\" matches {} choices ({}): answer with a number.",
-                    words.chars().take(80).collect::<String>(),
-                    many.len(),
-                    many.iter()
-                        .take(8)
-                        .map(|i| (i + 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            }
-        }
-        Typed::Command(_) => Err("A command is not a choice.".into()),
-        Typed::Say(_) => Err("A message is not a choice.".into()),
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

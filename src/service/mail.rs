@@ -4,7 +4,7 @@
 
 use chrono::Utc;
 use futures_util::future::BoxFuture;
-use serde_json::json;
+use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::games::{event_view, seat_of, viewer_of};
@@ -12,7 +12,7 @@ use super::{Result, ServiceError, Services};
 use crate::auth::jwt::Purpose;
 use crate::auth::reply::{self, ReplyTicket, TalkTo, choices_fingerprint};
 use crate::notify::{self, Compose, Composed, Mail, Notice, Payload, Show, templates};
-use crate::rules::{GameState, Viewer, present};
+use crate::rules::{ChoiceGroup, GameState, LegalAction, Viewer, present};
 use crate::store;
 use crate::store::models::{Event, Game, GameStatus, NewOutbox, OutboxRow, SeatPlayer, User};
 
@@ -328,6 +328,26 @@ pub struct Letter<'a> {
     pub pictures: bool,
 }
 
+/// The grouped choices as the templates show them: each with its number, its words and its
+/// notation (the short text a reply may give instead).
+fn with_notation(groups: &[ChoiceGroup], legal: &[LegalAction]) -> Value {
+    Value::Array(
+        groups
+            .iter()
+            .map(|g| {
+                json!({
+                    "title": g.title,
+                    "choices": g.choices.iter().map(|c| json!({
+                        "number": c.number,
+                        "label": c.label,
+                        "notation": c.number.checked_sub(1).and_then(|i| legal.get(i)).map(|a| a.notation.as_str()),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
 impl Letter<'_> {
     /// The mail; `reply_address` signs the reply address for the choices it shows.
     pub fn write(&self, reply_address: impl FnOnce(ReplyTicket) -> String) -> Result<Mail> {
@@ -351,7 +371,7 @@ impl Letter<'_> {
                     _ => TalkTo::Table,
                 };
                 let ticket = ReplyTicket::talk(game.id, s, game.version, to, Utc::now());
-                (Some(reply_address(ticket)), vec![])
+                (Some(reply_address(ticket)), Value::Array(vec![]))
             }
             (Ok(s), Some(state), None) if waiting && show != Show::None => {
                 let (legal, groups) = state.choices(s, self.names);
@@ -362,9 +382,9 @@ impl Letter<'_> {
                     choices_fingerprint(legal.iter().map(|a| &a.action)),
                     Utc::now(),
                 );
-                (Some(reply_address(ticket)), groups)
+                (Some(reply_address(ticket)), with_notation(&groups, &legal))
             }
-            _ => (None, vec![]),
+            _ => (None, Value::Array(vec![])),
         };
         let waiting_for: Vec<String> = game
             .to_act

@@ -86,6 +86,7 @@ pub fn measure(
             user_id: Uuid::from_u128(seat as u128 + 1),
             display_name: name.clone(),
             vacation: None,
+            orders: vec![],
         })
         .collect();
     let at = Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).single();

@@ -60,12 +60,12 @@ fn seat_clock(seats: &mut [SeatClock], seat: i32) -> Result<&mut SeatClock> {
 
 /// A play that changes no rules state: lifecycle entries, then the bot's decisions for the
 /// seats it now plays, committed like a turn.
-fn lifecycle_play(svc: &Services, game: &Game) -> Result<Play> {
+fn lifecycle_play(svc: &Services, game: &Game, players: &[SeatPlayer]) -> Result<Play> {
     let snapshot = game.state.as_ref().ok_or_else(|| {
         ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
     })?;
     let state = svc.load_state(game, snapshot)?;
-    Ok(Play::new(game, state, game.version + 1, svc.clock.now()))
+    Ok(Play::new(game, state, game.version + 1, svc.clock.now()).with_orders(players))
 }
 
 async fn set_robots(conn: &mut Conn, game: &mut Game, robots: Vec<i32>) -> Result<()> {
@@ -98,7 +98,7 @@ pub async fn back(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView>
             let robots = game.robots.iter().copied().filter(|s| *s != seat).collect();
             set_robots(conn, game, robots).await?;
         }
-        let mut play = lifecycle_play(svc, game)?;
+        let mut play = lifecycle_play(svc, game, players)?;
         play.log(
             EventKind::Back,
             json!({"seat": seat}),
@@ -133,7 +133,7 @@ pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameVie
         sc.resigned_at = Some(now);
         store_clocks::save_seat(conn, game.id, sc).await?;
         let name = name_of(players, seat);
-        let mut play = lifecycle_play(svc, game)?;
+        let mut play = lifecycle_play(svc, game, players)?;
         if game.seat_count == 2 {
             let other = 1 - seat;
             let winner = name_of(players, other);
@@ -303,10 +303,12 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
         store_clocks::save_seat(conn, game.id, sc).await?;
         let robots = game.robots.iter().copied().filter(|s| *s != seat).collect();
         set_robots(conn, &mut game, robots).await?;
+        // The standing orders were the last player's, and private: the new one starts without.
+        store::games::set_standing_orders(conn, game_id, seat, &[]).await?;
         let (_, players, users) = store::games::lock_with_players(conn, game_id)
             .await?
             .ok_or(ServiceError::NotFound("game"))?;
-        let mut play = lifecycle_play(svc, &game)?;
+        let mut play = lifecycle_play(svc, &game, &players)?;
         play.log(
             EventKind::TakenOver,
             json!({"seat": seat, "user_id": user}),

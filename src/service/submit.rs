@@ -17,6 +17,8 @@ use super::hot::HotGame;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::notify::{Compose, Notice};
+use crate::rules::notation;
+use crate::rules::registry::notation_of;
 use crate::rules::{Actor, Applied, GameState, Outcome, RuleError, Visibility, Waiting};
 use crate::store::idempotency::Claim;
 use crate::store::models::{Event, EventKind, Game, GameStatus, GameUpdate, SeatPlayer, User};
@@ -47,6 +49,7 @@ pub fn lifecycle_event(
         redacted_description: None,
         created_at: at,
         request_id: None,
+        notation: None,
     }
 }
 
@@ -70,6 +73,8 @@ pub struct Play {
     /// the turn then goes without a `NOTIFY`, and the caller announces it once committed
     /// ([`super::announce`]). Inside a caller's transaction the `NOTIFY` goes with it.
     pub standalone: bool,
+    /// The seats' standing orders ([`Play::with_orders`]), answered in [`Play::run_robots`].
+    pub orders: Vec<(usize, Vec<String>)>,
 }
 
 impl Play {
@@ -86,7 +91,18 @@ impl Play {
             stored_version: game.version,
             ended: None,
             standalone: false,
+            orders: vec![],
         }
+    }
+
+    /// The standing orders of `players`' seats, which [`Play::run_robots`] follows.
+    pub fn with_orders(mut self, players: &[SeatPlayer]) -> Self {
+        self.orders = players
+            .iter()
+            .filter(|p| !p.orders.is_empty())
+            .filter_map(|p| Some((usize::try_from(p.seat).ok()?, p.orders.clone())))
+            .collect();
+        self
     }
 
     fn record(&mut self, applied: Applied) {
@@ -121,6 +137,7 @@ impl Play {
             redacted_description,
             created_at: self.now,
             request_id: None,
+            notation: applied.notation,
         });
         self.next_seq += 1;
     }
@@ -160,6 +177,7 @@ impl Play {
             redacted_description: None,
             created_at: self.now,
             request_id: None,
+            notation: None,
         };
         self.events.push(event);
         self.next_seq += 1;
@@ -170,27 +188,83 @@ impl Play {
         self.play_as(seat, index, action, EventKind::Action)
     }
 
-    /// Lets the built-in bot decide for every seat in `robots` that has to, until the game
-    /// waits for someone else or is over (then the chance steps after each decision).
+    /// Lets the built-in bot decide for every seat in `robots` that has to, plays every forced
+    /// choice of the other seats ([`Play::forced`]) and follows their standing orders
+    /// ([`Play::with_orders`]), until the game waits for a person's decision or is over (then
+    /// the chance steps after each decision). Forced choices come before standing orders, so
+    /// that a lone choice is logged as `forced` whether or not its player gave orders.
     pub fn run_robots(&mut self, robots: &[i32]) -> Result<()> {
-        if robots.is_empty() {
-            return Ok(());
-        }
         for _ in 0..MAX_CHANCE_RUN {
             let Waiting::Players(seats) = self.state.waiting() else {
                 return Ok(());
             };
-            let Some(seat) = seats.into_iter().find(|s| robots.contains(&seat_i32(*s))) else {
+            if let Some(seat) = seats
+                .iter()
+                .copied()
+                .find(|s| robots.contains(&seat_i32(*s)))
+            {
+                let seed = chance::bot_seed(&self.seed, self.next_seq);
+                let action =
+                    crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
+                        ServiceError::Unexpected(anyhow::anyhow!(
+                            "the bot found no action for seat {seat}"
+                        ))
+                    })?;
+                self.play_as(seat, 0, &action, EventKind::Bot)?;
+                continue;
+            }
+            if let Some((seat, action)) = self.forced(&seats, None) {
+                self.play_as(seat, 0, &action, EventKind::Forced)?;
+                continue;
+            }
+            // A standing order answers as its player would: logged as the player's own action.
+            let ordered = seats.iter().find_map(|&seat| {
+                let (_, orders) = self.orders.iter().find(|(s, _)| *s == seat)?;
+                let (_, action) = self.state.standing_answer(seat, orders)?;
+                Some((seat, action))
+            });
+            let Some((seat, action)) = ordered else {
                 return Ok(());
             };
-            let seed = chance::bot_seed(&self.seed, self.next_seq);
-            let action = crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
-                ServiceError::Unexpected(anyhow::anyhow!("the bot found no action for seat {seat}"))
-            })?;
-            self.play_as(seat, 0, &action, EventKind::Bot)?;
+            self.play_as(seat, 0, &action, EventKind::Action)?;
         }
         Err(ServiceError::Unexpected(anyhow::anyhow!(
             "more than {MAX_CHANCE_RUN} bot decisions in a row"
+        )))
+    }
+
+    /// A forced choice among the `seats` the game waits for: a seat whose only legal action is
+    /// one, where the ruleset does not keep asking (`Ruleset::keeps_asking`), with that action.
+    /// `unless`: the seat and action a submission names next, which is then played as its own.
+    fn forced(&self, seats: &[usize], unless: Option<(usize, &Value)>) -> Option<(usize, Value)> {
+        seats.iter().find_map(|&seat| {
+            let forced = self.state.forced_action(seat)?;
+            let names_it = |next: &Value| match notation_of(next) {
+                Some(text) => notation::key(text) == notation::key(&forced.notation),
+                None => *next == forced.action,
+            };
+            match unless {
+                Some((s, next)) if s == seat && names_it(next) => None,
+                _ => Some((seat, forced.action)),
+            }
+        })
+    }
+
+    /// Plays the forced choices the game waits for before a submission's next action (`seat`
+    /// plays `next`), unless that action is the forced choice itself: a reply's lines, or a
+    /// client's list, need not spell out what has no alternative.
+    pub fn run_forced_before(&mut self, seat: usize, next: &Value) -> Result<()> {
+        for _ in 0..MAX_CHANCE_RUN {
+            let Waiting::Players(seats) = self.state.waiting() else {
+                return Ok(());
+            };
+            let Some((s, action)) = self.forced(&seats, Some((seat, next))) else {
+                return Ok(());
+            };
+            self.play_as(s, 0, &action, EventKind::Forced)?;
+        }
+        Err(ServiceError::Unexpected(anyhow::anyhow!(
+            "more than {MAX_CHANCE_RUN} forced choices in a row"
         )))
     }
 
@@ -603,9 +677,12 @@ pub(crate) async fn act(
         }
     };
     let seat_index = usize::try_from(seat).map_err(anyhow::Error::from)?;
-    let mut play = Play::new(game, state, game.version + 1, svc.clock.now());
+    let mut play = Play::new(game, state, game.version + 1, svc.clock.now()).with_orders(players);
     play.standalone = standalone;
     for (index, action) in actions.iter().enumerate() {
+        if index > 0 {
+            play.run_forced_before(seat_index, action)?;
+        }
         play.play(seat_index, index, action)?;
     }
     play.run_robots(&game.robots)?;

@@ -79,6 +79,9 @@ pub struct LegalActionView {
     /// Exactly the JSON to send back in `actions`.
     pub action: Value,
     pub description: String,
+    /// The action's short text (`move b3 b2`), unique among these actions: `{"notation":
+    /// "<it>"}` in `actions` plays it too, matched without regard to case or spacing.
+    pub notation: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -123,6 +126,10 @@ pub struct EventView {
     /// `true` when `action` is the redacted form.
     pub redacted: bool,
     pub description: String,
+    /// A player's action's notation (`move b3 b2`), when the caller sees the action in full
+    /// (absent for chance, lifecycle entries and entries logged before notations existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
     pub at: DateTime<Utc>,
 }
 

@@ -88,8 +88,8 @@ pub async fn lock_with_players(
         .inner_join(users::table)
         .filter(seats::game_id.eq(id))
         .order(seats::seat.asc())
-        .select((seats::seat, User::as_select()))
-        .load::<(i32, User)>(&mut &*shared);
+        .select((seats::seat, seats::standing_orders, User::as_select()))
+        .load::<(i32, Vec<String>, User)>(&mut &*shared);
     let (game, seated) = futures_util::future::join(game, seated).await;
     with_users(game, seated)
 }
@@ -109,8 +109,8 @@ pub async fn read_with_players(
         .inner_join(users::table)
         .filter(seats::game_id.eq(id))
         .order(seats::seat.asc())
-        .select((seats::seat, User::as_select()))
-        .load::<(i32, User)>(&mut &*shared);
+        .select((seats::seat, seats::standing_orders, User::as_select()))
+        .load::<(i32, Vec<String>, User)>(&mut &*shared);
     let (game, seated) = futures_util::future::join(game, seated).await;
     with_users(game, seated)
 }
@@ -118,19 +118,20 @@ pub async fn read_with_players(
 #[allow(clippy::type_complexity)]
 fn with_users(
     game: QueryResult<Game>,
-    seated: QueryResult<Vec<(i32, User)>>,
+    seated: QueryResult<Vec<(i32, Vec<String>, User)>>,
 ) -> QueryResult<Option<(Game, Vec<SeatPlayer>, Vec<User>)>> {
     let Some(game) = game.optional()? else {
         return Ok(None);
     };
     let (players, users) = seated?
         .into_iter()
-        .map(|(seat, user)| {
+        .map(|(seat, orders, user)| {
             let player = SeatPlayer {
                 seat,
                 user_id: user.id,
                 display_name: user.display_name.clone(),
                 vacation: user.vacation_from.zip(user.vacation_until),
+                orders,
             };
             (player, user)
         })
@@ -247,11 +248,19 @@ type SeatPlayersQuery = diesel::dsl::Select<
         users::display_name,
         users::vacation_from,
         users::vacation_until,
+        seats::standing_orders,
     ),
 >;
 
 type Instant = chrono::DateTime<chrono::Utc>;
-type SeatRow = (i32, Uuid, String, Option<Instant>, Option<Instant>);
+type SeatRow = (
+    i32,
+    Uuid,
+    String,
+    Option<Instant>,
+    Option<Instant>,
+    Vec<String>,
+);
 
 fn seat_players_query(game: Uuid) -> SeatPlayersQuery {
     seats::table
@@ -264,21 +273,31 @@ fn seat_players_query(game: Uuid) -> SeatPlayersQuery {
             users::display_name,
             users::vacation_from,
             users::vacation_until,
+            seats::standing_orders,
         ))
 }
 
-fn seat_player((seat, user_id, display_name, from, until): SeatRow) -> SeatPlayer {
+fn seat_player((seat, user_id, display_name, from, until, orders): SeatRow) -> SeatPlayer {
     SeatPlayer {
         seat,
         user_id,
         display_name,
         vacation: from.zip(until),
+        orders,
     }
 }
 
 /// Seat players for many games at once (for lists), grouped by game.
 /// A [`SeatRow`] with its game first.
-type GameSeatRow = (Uuid, i32, Uuid, String, Option<Instant>, Option<Instant>);
+type GameSeatRow = (
+    Uuid,
+    i32,
+    Uuid,
+    String,
+    Option<Instant>,
+    Option<Instant>,
+    Vec<String>,
+);
 
 pub async fn seat_players_of(
     conn: &mut Conn,
@@ -295,13 +314,14 @@ pub async fn seat_players_of(
             users::display_name,
             users::vacation_from,
             users::vacation_until,
+            seats::standing_orders,
         ))
         .load(conn)
         .await?;
     Ok(rows
         .into_iter()
-        .map(|(g, seat, user_id, name, from, until)| {
-            (g, seat_player((seat, user_id, name, from, until)))
+        .map(|(g, seat, user_id, name, from, until, orders)| {
+            (g, seat_player((seat, user_id, name, from, until, orders)))
         })
         .collect())
 }
@@ -471,4 +491,17 @@ pub async fn seated(
         .first(conn)
         .await
         .optional()
+}
+
+/// Sets the standing orders of `seat` in `game` (ids of its ruleset's standing orders).
+pub async fn set_standing_orders(
+    conn: &mut Conn,
+    game: Uuid,
+    seat: i32,
+    orders: &[String],
+) -> QueryResult<usize> {
+    diesel::update(seats::table.find((game, seat)))
+        .set(seats::standing_orders.eq(orders))
+        .execute(conn)
+        .await
 }

@@ -77,8 +77,8 @@ impl GameStatus {
 
 // Stored in `game_events.kind`; the service writes entries only through this type, so the
 // column holds nothing else.
-/// What a log entry records: a player's action (`action`, or `bot` / `timeout` when the service
-/// played for the seat), a chance step, or a step of the game's life (`created` … `ended`).
+/// What a log entry records: a player's action (`action`, or `bot` / `timeout` / `forced` when
+/// the service played for the seat), a chance step, or a step of the game's life (`created` … `ended`).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
 )]
@@ -96,6 +96,9 @@ pub enum EventKind {
     Bot,
     /// The action played for a seat whose deadline passed (the ruleset's default).
     Timeout,
+    /// The seat's only choice, played by the service without asking (nothing else was
+    /// possible, and asking kept no secret).
+    Forced,
     /// A chance step, drawn with the game's seeded RNG.
     Chance,
     /// A seat's deadline passed.
@@ -117,13 +120,14 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 15] = [
+    pub const ALL: [EventKind; 16] = [
         EventKind::Created,
         EventKind::Joined,
         EventKind::Started,
         EventKind::Action,
         EventKind::Bot,
         EventKind::Timeout,
+        EventKind::Forced,
         EventKind::Chance,
         EventKind::TimedOut,
         EventKind::Absent,
@@ -144,6 +148,7 @@ impl EventKind {
             EventKind::Action => "action",
             EventKind::Bot => "bot",
             EventKind::Timeout => "timeout",
+            EventKind::Forced => "forced",
             EventKind::Chance => "chance",
             EventKind::TimedOut => "timed_out",
             EventKind::Absent => "absent",
@@ -250,6 +255,9 @@ pub struct SeatPlayer {
     pub display_name: String,
     /// The player's vacation `(from, until)`, if one is set.
     pub vacation: Option<(DateTime<Utc>, DateTime<Utc>)>,
+    /// The seat's standing orders (ids of the ruleset's `standing_orders`): its player's
+    /// alone, never shown to anyone else.
+    pub orders: Vec<String>,
 }
 
 /// A log entry. It serializes with the column names (for `turnpost_save_turn`).
@@ -268,6 +276,8 @@ pub struct Event {
     pub redacted_description: Option<String>,
     pub created_at: DateTime<Utc>,
     pub request_id: Option<Uuid>,
+    /// A seat's action's notation, for those who see the action in full.
+    pub notation: Option<String>,
 }
 
 /// A rendered message waiting in the outbox; `payload` is a [`crate::notify::Mail`]. It

@@ -52,6 +52,7 @@ diesel::table! {
         resigned_at -> Nullable<Timestamptz>,
         bank_secs -> Nullable<Int8>,
         abort_vote -> Bool,
+        standing_orders -> Array<Text>,
     }
 }
 
@@ -69,6 +70,7 @@ diesel::table! {
         redacted_description -> Nullable<Text>,
         created_at -> Timestamptz,
         request_id -> Nullable<Uuid>,
+        notation -> Nullable<Text>,
     }
 }
 

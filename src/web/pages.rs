@@ -538,7 +538,7 @@ async fn game_context(
     let choices = match (state.as_ref(), seat.filter(|s| waiting(*s))) {
         (Some(state), Some(s)) => {
             let s = usize::try_from(s).unwrap_or(0);
-            let (_, groups) = state.choices(s, &names);
+            let (legal, groups) = state.choices(s, &names);
             let targets = state.targets(s);
             groups
                 .into_iter()
@@ -548,6 +548,7 @@ async fn game_context(
                         "choices": g.choices.iter().map(|c| json!({
                             "number": c.number,
                             "label": c.label,
+                            "notation": legal.get(c.number.wrapping_sub(1)).map(|a| a.notation.as_str()),
                             "target": targets.get(c.number.wrapping_sub(1)).cloned().flatten(),
                         })).collect::<Vec<_>>(),
                     })

@@ -94,4 +94,29 @@ pub(super) fn nothing_forgotten<R: Secrets>(
         "seat {seat}'s legal actions or their labels differ in what it imagines \
          (Ruleset::imagine) from the true state's: {believed_legal:?} vs {legal:?}"
     );
+    // A standing order decides only on what its seat may see: the same in every state the
+    // seat could believe it is in. So are the notations the seat reads its choices by.
+    for order in R::standing_orders() {
+        let (answer, believed_answer) = (
+            R::standing_answer(state, seat, order.id),
+            R::standing_answer(&believed, seat, order.id),
+        );
+        assert!(
+            answer == believed_answer,
+            "the standing order {:?} of seat {seat} answers {answer:?}, but {believed_answer:?} \
+             in what the seat imagines (Ruleset::imagine): it decides on what the seat cannot see",
+            order.id
+        );
+    }
+    let notations = |s: &R::State| -> Vec<String> {
+        R::legal_actions(s, seat)
+            .iter()
+            .map(|a| R::notation(s, seat, a))
+            .collect()
+    };
+    assert!(
+        notations(state) == notations(&believed),
+        "seat {seat}'s notations differ in what it imagines (Ruleset::imagine): they depend on \
+         what it cannot see"
+    );
 }

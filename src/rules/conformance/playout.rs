@@ -9,7 +9,7 @@ use super::{
     Config, Secrets, Stats, belief, first_difference, probe, secrets, short, to_json, twins,
 };
 use crate::rules::registry::{Applied, Erased, Game, GameState, Waiting};
-use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Ruleset, Seat, Viewer};
+use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Ruleset, Seat, Viewer, notation};
 
 #[path = "rejections.rs"]
 mod rejections;
@@ -292,6 +292,8 @@ impl<R: Secrets> Playout<'_, R> {
                     if actions.is_empty() {
                         continue;
                     }
+                    check_notation::<R>(&self.state, s, actions);
+                    self.stats.notations += actions.len();
                     if present {
                         check_choices::<R>(&self.state, s, actions);
                     }
@@ -531,6 +533,35 @@ fn check_choices<R: Secrets>(state: &R::State, seat: Seat, actions: &[R::Action]
         "seat {seat}'s table and choices take {size} bytes, over {MAX_PRESENTED_BYTES}"
     );
     check_picture::<R>(state, seat, actions);
+}
+
+/// The longest notation: short enough to type on a line of a reply.
+const MAX_NOTATION_CHARS: usize = 60;
+
+/// Every legal action of `seat` has a notation (`Ruleset::notation`): one line, short, and
+/// found again by it (`notation::find`), that action and no other.
+fn check_notation<R: Ruleset>(state: &R::State, seat: Seat, actions: &[R::Action]) {
+    let notations: Vec<String> = actions
+        .iter()
+        .map(|a| R::notation(state, seat, a))
+        .collect();
+    for (i, (n, a)) in notations.iter().zip(actions).enumerate() {
+        assert!(
+            !n.trim().is_empty() && n.chars().count() <= MAX_NOTATION_CHARS,
+            "the notation of {a:?} (seat {seat}) is {n:?}: empty, or over {MAX_NOTATION_CHARS} characters"
+        );
+        one_line(n, || format!("the notation of {a:?}"));
+        match notation::find(n, &notations) {
+            Ok(found) if found == i => {}
+            Ok(found) => panic!(
+                "the notation {n:?} of {a:?} finds {:?} (seat {seat})",
+                actions.get(found)
+            ),
+            Err(miss) => panic!(
+                "the notation {n:?} of {a:?} (seat {seat}) does not name it alone: {miss:?}; all: {notations:?}"
+            ),
+        }
+    }
 }
 
 /// The most an SVG picture may take (it is sent with every page view and rendered for mail).

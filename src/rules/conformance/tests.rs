@@ -70,8 +70,11 @@ fn the_sound_toy_passes_for_every_seat_count_and_option_set() {
         twins,
         twin_actions,
         imagined,
+        notations,
+        forced_twins: _,
     } = report.stats;
     assert!(full_states > 0 && planted_states > 0 && planted_actions > 0 && rejections > 0);
+    assert!(notations > 0);
     assert!(twins > 0 && twin_actions > twins && imagined > 0);
     // The random JSON gets past deserialisation to `apply`, sometimes as a listed action.
     assert!(json_parsed > json_listed && json_listed > 0);
@@ -245,6 +248,20 @@ fn a_look_ahead_that_forgets_its_own_hand_fails() {
         &quick(),
         "sees what it imagines (Ruleset::imagine) otherwise than the true state",
     );
+}
+
+/// The service plays a lone choice without asking (issue 36): where that choice is lone only
+/// because of the hand (no card the roll allows), playing it tells everyone so.
+#[test]
+fn a_lone_pass_played_without_asking_fails() {
+    let message = failure::<Toy<{ flaw::FORCES_THE_LONE_PASS }>>(&quick(), "is forced");
+    assert!(message.contains("keeps_asking"), "{message}");
+}
+
+/// "Each ruleset defines a short, unique, stable text for each of its legal actions."
+#[test]
+fn a_notation_shared_by_two_choices_fails() {
+    failure::<Toy<{ flaw::NOTATION_WITHOUT_THE_CARD }>>(&quick(), "does not name it alone");
 }
 
 #[test]

@@ -60,6 +60,11 @@ pub(super) mod flaw {
     pub const IMAGINES_THE_TRUTH: u8 = 18;
     /// `imagine` deals the seat's own hand anew too: the bot forgets what it holds.
     pub const IMAGINES_ITS_OWN_HAND: u8 = 19;
+    /// `keeps_asking` lets the service play a lone "pass" (so everyone learns that the hand
+    /// holds no card the roll allows).
+    pub const FORCES_THE_LONE_PASS: u8 = 20;
+    /// Every play has the notation `play`, whichever card.
+    pub const NOTATION_WITHOUT_THE_CARD: u8 = 21;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -443,6 +448,24 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
             }
             Move::Play { card } => format!("{who} plays a {card}"),
             Move::Pass => format!("{who} passes"),
+        }
+    }
+
+    /// A seat may have only "pass" because its hand holds no card the roll allows: asking it
+    /// anyway is what keeps that secret.
+    fn keeps_asking(_state: &State, _seat: Seat) -> bool {
+        FLAW != flaw::FORCES_THE_LONE_PASS
+    }
+
+    fn notation(state: &State, seat: Seat, action: &Move) -> String {
+        let _ = (state, seat);
+        match action {
+            Move::Play { .. } if FLAW == flaw::NOTATION_WITHOUT_THE_CARD => "play".into(),
+            Move::Play { card } => format!("play {card}"),
+            Move::Pass => "pass".into(),
+            other => {
+                crate::rules::notation::from_json(&serde_json::to_value(other).unwrap_or_default())
+            }
         }
     }
 

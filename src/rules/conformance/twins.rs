@@ -58,6 +58,21 @@ pub(super) fn check<R: Secrets>(
         "whether a decision is asked depends on {}: {asked} vs {twin_asked}",
         what()
     );
+    // The service plays a lone choice without asking (`Ruleset::keeps_asking`): whether it does
+    // is seen by all, so it must not depend on the seat's secrets.
+    let forced = |s: &R::State| R::legal_actions(s, seat).len() == 1 && !R::keeps_asking(s, seat);
+    let (lone, twin_lone) = (forced(state), forced(&twin));
+    assert!(
+        lone == twin_lone,
+        "whether seat {seat}'s choice is forced (its only legal action, played without asking: \
+         Ruleset::keeps_asking) depends on {}: {lone} vs {twin_lone}; legal actions {:?} vs {:?}",
+        what(),
+        R::legal_actions(state, seat),
+        R::legal_actions(&twin, seat)
+    );
+    if lone {
+        stats.forced_twins += 1;
+    }
     same_default::<R>(state, &twin, seat, &others, &what);
     let mut both = allowed_in_both::<R>(state, &twin, seats);
     for _ in 0..ACTIONS_PER_TWIN.min(both.len()) {

@@ -327,6 +327,19 @@ impl Ruleset for GnomesAndWizards {
         present::choices(state, seat, actions, names)
     }
 
+    /// A reaction window asks every player who may cast, whatever they hold, so that nobody
+    /// learns who has a card to cast; and a player holding Secret or Learned cards is asked
+    /// even when none can be cast now (playing the lone choice at once would tell the table
+    /// so): a lone choice is played only with no such card in hand
+    /// (docs/rules/gnomes-and-wizards.md, "Forced choices").
+    fn keeps_asking(state: &State, seat: Seat) -> bool {
+        state.window.is_some()
+            || state
+                .players
+                .get(seat)
+                .is_none_or(|p| !p.hand.is_empty() || !p.learned_hand.is_empty())
+    }
+
     /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,
     /// decline an alliance, hold a kept Learned card in hand (attaching it would discard the
     /// unit's Learned card and its crystals, review R2); otherwise the first legal choice.

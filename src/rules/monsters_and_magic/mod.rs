@@ -254,6 +254,16 @@ impl Ruleset for MonstersAndMagic {
         matches!(action, Action::CancelIllusion | Action::CancelAlterTerrain)
     }
 
+    /// A fight asks each player in it for hand cards, whatever their hand holds, so that
+    /// nobody learns who has a card to play; and a player with cards in hand is asked even when
+    /// none can be played now (playing the lone choice at once would tell the table so): a
+    /// lone choice is played only with an empty hand (docs/rules/monsters-and-magic.md,
+    /// "Forced choices").
+    fn keeps_asking(state: &State, seat: Seat) -> bool {
+        matches!(state.phase, state::Phase::Combat(_))
+            || state.players.get(seat).is_none_or(|p| !p.hand.is_empty())
+    }
+
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = legal::legal_actions(state, seat);
         [

@@ -319,6 +319,15 @@ impl Ruleset for WizWar {
         matches!(action, Action::CancelCast)
     }
 
+    /// A counter window asks every affected wizard (`ask_every_affected_wizard`) so that nobody
+    /// learns who holds a counter spell, and a wizard with cards in hand is asked even when
+    /// none of them can be used now (playing the lone "end" at once would tell the table so):
+    /// a lone choice is played only with an empty hand (docs/rules/wiz-war.md, "Forced
+    /// choices").
+    fn keeps_asking(state: &State, seat: Seat) -> bool {
+        !state.stack.is_empty() || state.wizards.get(seat).is_none_or(|w| !w.hand.is_empty())
+    }
+
     /// When a deadline passes: pass in a window, take back a spell being cast, end the move,
     /// end the turn; over the hand limit, discard a card drawn at random (the first card of the
     /// sorted hand would tell everyone that no card of it sorts before: ruling 31), or with an
