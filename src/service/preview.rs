@@ -126,7 +126,7 @@ pub fn run(
 }
 
 /// The forced choices a submission plays before `next` (`Play::run_forced_before`).
-fn forced_before(state: &mut dyn GameState, seat: usize, next: &Value) {
+pub fn forced_before(state: &mut dyn GameState, seat: usize, next: &Value) {
     for _ in 0..1_000 {
         let Waiting::Players(seats) = state.waiting() else {
             return;

@@ -326,6 +326,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/games/{id}", web::get().to(pages::game))
         .route("/games/{id}/act", web::post().to(pages::act))
+        .route("/games/{id}/orders", web::post().to(pages::set_orders))
         .route("/games/{id}/say", web::post().to(pages::say))
         .route("/games/{id}/log", web::get().to(pages::log))
         .route("/games/{id}/live", web::get().to(pages::live))

@@ -19,7 +19,8 @@ use crate::rules::present::name_seats;
 use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
 use crate::service::mail::names_by_seat;
 use crate::service::views::GameView;
-use crate::service::{ServiceError, Services, games, messages, submit, users};
+use crate::notify::reply_text;
+use crate::service::{ServiceError, Services, games, messages, preview, submit, users};
 use crate::store;
 use crate::store::models::{Game, GameStatus};
 
@@ -421,7 +422,32 @@ pub async fn register(
 pub struct GameQuery {
     /// The game moved on before a choice arrived.
     moved: Option<String>,
+    /// A turn being planned: the notations of its steps so far, separated by `;` (nothing is
+    /// written until it is confirmed). Present, even empty, in plan mode.
+    plan: Option<String>,
+    /// A step to add to the plan (its notation); the page then shows the plan with it.
+    add: Option<String>,
 }
+
+/// The separator of a plan's steps in the page's address and forms.
+const PLAN_SEPARATOR: char = ';';
+
+/// The steps of a plan as written in the address: each step's notation, trimmed, non-empty.
+fn plan_steps(plan: &str) -> Vec<String> {
+    plan.split(PLAN_SEPARATOR)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .take(reply_text::MAX_LINES)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn plan_url(here: &str, steps: &[String]) -> String {
+    let joined = steps.join(&PLAN_SEPARATOR.to_string());
+    let encoded: String = form_urlencoded::byte_serialize(joined.as_bytes()).collect();
+    format!("{here}?plan={encoded}")
+}
+
 
 /// The game and its players, or a 404 page.
 async fn load(
@@ -452,9 +478,26 @@ pub async fn game(
     let Some(user) = me(&req, &svc).await? else {
         return Ok(to_sign_in(&here));
     };
+    if let Some(add) = q.add.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+        // A step added to the plan: the page's address then names the whole plan, so a reload
+        // shows the same.
+        let mut steps = plan_steps(q.plan.as_deref().unwrap_or_default());
+        steps.push(add.to_owned());
+        return Ok(see_other(&plan_url(&here, &steps)));
+    }
     let (game, players) = load(&svc, id).await?;
     let csrf = session::csrf(&req, &svc);
-    let ctx = game_context(&svc, &game, &players, &user, &csrf.token, q.moved.is_some()).await?;
+    let plan = q.plan.as_deref().map(plan_steps);
+    let ctx = game_context(
+        &svc,
+        &game,
+        &players,
+        &user,
+        &csrf.token,
+        q.moved.is_some(),
+        plan,
+    )
+    .await?;
     Ok(page(StatusCode::OK, render("game.html", &ctx)?, &csrf))
 }
 
@@ -516,6 +559,7 @@ async fn game_context(
     user: &crate::store::models::User,
     csrf: &str,
     moved: bool,
+    plan: Option<Vec<String>>,
 ) -> Result<Value, PageError> {
     let rules = svc
         .rules
@@ -524,18 +568,27 @@ async fn game_context(
     let seat = seat_of(players, user.id);
     let viewer = viewer_of(game, seat);
     let names = names_by_seat(game, players);
-    let state = match &game.state {
+    let mut state = match &game.state {
         Some(json) => Some(svc.load_state(game, json)?),
         None => None,
     };
     let active = game.status() == GameStatus::Active;
     let waiting = |s: i32| active && game.to_act.contains(&s);
+    // A turn being planned: the page shows the game after its steps (a preview: nothing is
+    // written), and Confirm sends them as one submission.
+    let planning = match (plan, seat.filter(|s| waiting(*s)), state.as_mut()) {
+        (Some(steps), Some(s), Some(st)) => Some(plan_context(game, &names, st.as_mut(), s, steps)),
+        _ => None,
+    };
+    let stopped = planning
+        .as_ref()
+        .is_some_and(|p| !p["stopped"].is_null());
     let presented = state.as_ref().map(|s| s.present(viewer, &names));
     let picture = state
         .as_ref()
         .and_then(|s| s.picture(viewer, &names))
         .map(described_by_table);
-    let choices = match (state.as_ref(), seat.filter(|s| waiting(*s))) {
+    let choices = match (state.as_ref(), seat.filter(|s| waiting(*s) && !stopped)) {
         (Some(state), Some(s)) => {
             let s = usize::try_from(s).unwrap_or(0);
             let (legal, groups) = state.choices(s, &names);
@@ -635,6 +688,15 @@ async fn game_context(
             .as_array()
             .is_some_and(|cs| cs.iter().any(|c| !c["target"].is_null()))),
         "choices": choices,
+        "plan": planning,
+        "orders": seat.filter(|_| matches!(game.status(), GameStatus::Open | GameStatus::Active)).map(|s| {
+            let mine = players.iter().find(|p| p.seat == s).map(|p| p.orders.clone()).unwrap_or_default();
+            crate::service::orders::available(svc, game).into_iter().map(|o| json!({
+                "id": o.id,
+                "description": o.description,
+                "on": mine.contains(&o.id),
+            })).collect::<Vec<_>>()
+        }),
         "log": log,
         "log_more": (total - entries.len() as i64).max(0),
         "talk": talk,
@@ -643,6 +705,71 @@ async fn game_context(
             "winners": o.winners.iter().filter_map(|w| names.get(usize::try_from(*w).ok()?).cloned()).collect::<Vec<_>>(),
         })),
     }))
+}
+
+/// The plan of a turn as the page shows it: `state` is moved on by the steps that apply (a
+/// preview: `preview::run`), and the context lists them, why the plan stops (if it does), and
+/// the addresses to undo a step, cancel and confirm.
+fn plan_context(
+    game: &Game,
+    names: &[String],
+    state: &mut dyn crate::rules::GameState,
+    seat: i32,
+    steps: Vec<String>,
+) -> Value {
+    let here = format!("/games/{}", game.id);
+    let s = usize::try_from(seat).unwrap_or(0);
+    let mut applied: Vec<Value> = vec![];
+    let mut problem = None;
+    let mut stopped = None;
+    for (i, step) in steps.iter().enumerate() {
+        let action = json!({"notation": step});
+        if i > 0 {
+            preview::forced_before(state, s, &action);
+        }
+        let labels = state.legal_actions(s);
+        match preview::run(state, s, std::slice::from_ref(&action)) {
+            Ok((1, stop)) => {
+                let label = labels
+                    .iter()
+                    .find(|a| crate::rules::notation::key(&a.notation) == crate::rules::notation::key(step))
+                    .map(|a| name_seats(&a.description, names))
+                    .unwrap_or_default();
+                applied.push(json!({"notation": step, "label": label}));
+                if let Some(stop) = stop {
+                    stopped = Some(stop);
+                    break;
+                }
+            }
+            Ok((_, stop)) => {
+                stopped = stop;
+                break;
+            }
+            Err(e) => {
+                // Keep what applies; the rest of the plan is dropped, and the page says why.
+                // `run` left the state as it was before the refused step.
+                problem = Some(format!("\"{step}\" could not be planned: {e}"));
+                break;
+            }
+        }
+    }
+    let kept: Vec<String> = applied
+        .iter()
+        .filter_map(|a| a["notation"].as_str().map(str::to_owned))
+        .collect();
+    let undo = kept.split_last().map(|(_, rest)| plan_url(&here, rest));
+    json!({
+        "steps": applied,
+        "joined": kept.join(&PLAN_SEPARATOR.to_string()),
+        "problem": problem,
+        "stopped": stopped.map(|s| match s {
+            preview::PreviewStop::Chance => "A roll or a draw comes next: confirm to play the plan and see it.",
+            preview::PreviewStop::Others => "Another player decides next: confirm to play the plan.",
+            preview::PreviewStop::Over => "The game would be over: confirm to play the plan.",
+        }),
+        "undo": undo,
+        "cancel": here,
+    })
 }
 
 /// Table talk as a seated player's page shows it: the latest messages they may read, and
@@ -741,6 +868,8 @@ pub struct ActForm {
     csrf: String,
     version: Option<i64>,
     choice: Option<usize>,
+    /// A planned turn to confirm: its steps' notations, separated by `;`.
+    plan: Option<String>,
 }
 
 /// `POST /games/{id}/act`: the choice numbered `choice` of the list shown at `version`.
@@ -755,6 +884,9 @@ pub async fn act(
     let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in(&here));
     };
+    if let (Some(version), Some(plan)) = (form.version, form.plan.as_deref()) {
+        return confirm_plan(&svc, user.id, id, version, &plan_steps(plan)).await;
+    }
     let (Some(version), Some(choice)) = (form.version, form.choice) else {
         return Err(PageError::new(
             StatusCode::BAD_REQUEST,
@@ -802,6 +934,64 @@ pub async fn act(
         Err(e) => Err(e.into()),
     }
 }
+
+/// Confirm: a planned turn's steps as one submission, at the version the plan was made on.
+async fn confirm_plan(
+    svc: &Services,
+    user: Uuid,
+    id: Uuid,
+    version: i64,
+    steps: &[String],
+) -> Page {
+    let here = format!("/games/{id}");
+    if steps.is_empty() {
+        return Ok(see_other(&here));
+    }
+    let actions: Vec<Value> = steps.iter().map(|n| json!({"notation": n})).collect();
+    match submit::submit(svc, user, id, Some(version), &actions, None).await {
+        Ok(_) => Ok(see_other(&here)),
+        Err(ServiceError::VersionConflict { .. }) => Ok(see_other(&format!("{here}?moved=1"))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct OrdersForm {
+    #[serde(default)]
+    csrf: String,
+    /// The ids checked: one `order` field per checked box.
+    #[serde(default)]
+    order: Vec<String>,
+}
+
+/// `POST /games/{id}/orders`: the standing orders checked on the page (none clears them).
+pub async fn set_orders(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> Page {
+    let id = game_id(&path)?;
+    let here = format!("/games/{id}");
+    // Several `order` fields: read the form by hand (serde_urlencoded takes one per name).
+    let mut form = OrdersForm {
+        csrf: String::new(),
+        order: vec![],
+    };
+    for (k, v) in form_urlencoded::parse(&body) {
+        match k.as_ref() {
+            "csrf" => form.csrf = v.into_owned(),
+            "order" => form.order.push(v.into_owned()),
+            _ => {}
+        }
+    }
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
+        return Ok(to_sign_in(&here));
+    };
+    crate::service::orders::set(&svc, user.id, id, &form.order).await?;
+    Ok(see_other(&format!("{here}#orders")))
+}
+
 
 /// `GET /games/{id}/log`: the whole log as I may see it; after the end, the seed and how to
 /// check it.

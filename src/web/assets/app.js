@@ -60,7 +60,7 @@
   function refresh() {
     if (refreshing) { return; }
     refreshing = true;
-    fetch(window.location.pathname, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+    fetch(window.location.pathname + window.location.search, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
         if (!text) { return; }
