@@ -13,6 +13,7 @@ pub mod invitations;
 pub mod limits;
 pub mod mail;
 pub mod mail_sizes;
+pub mod robots;
 pub mod messages;
 pub mod seats;
 pub mod sessions;

@@ -170,28 +170,58 @@ impl Play {
         self.play_as(seat, index, action, EventKind::Action)
     }
 
-    /// Lets the built-in bot decide for every seat in `robots` that has to, until the game
-    /// waits for someone else or is over (then the chance steps after each decision).
+    /// Lets the built-in bot decide for the seats in `robots` that have to, until the game
+    /// waits for someone else or is over, or until it has decided
+    /// [`crate::bots::DECISIONS_PER_REQUEST`] times (a turn's worth): a bot seat that still
+    /// has to decide then waits for the bot worker ([`super::robots`]), so no request holds
+    /// the game for longer, and a player's move is never refused because of a bot.
     pub fn run_robots(&mut self, robots: &[i32]) -> Result<()> {
         if robots.is_empty() {
             return Ok(());
         }
-        for _ in 0..MAX_CHANCE_RUN {
+        // Within this run the bot never comes back to a state it decided in.
+        let mut memory = crate::bots::Memory::default();
+        for _ in 0..crate::bots::DECISIONS_PER_REQUEST {
             let Waiting::Players(seats) = self.state.waiting() else {
                 return Ok(());
             };
             let Some(seat) = seats.into_iter().find(|s| robots.contains(&seat_i32(*s))) else {
                 return Ok(());
             };
-            let seed = chance::bot_seed(&self.seed, self.next_seq);
-            let action = crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
-                ServiceError::Unexpected(anyhow::anyhow!("the bot found no action for seat {seat}"))
-            })?;
-            self.play_as(seat, 0, &action, EventKind::Bot)?;
+            self.play_robot(seat, &mut memory)?;
         }
-        Err(ServiceError::Unexpected(anyhow::anyhow!(
-            "more than {MAX_CHANCE_RUN} bot decisions in a row"
-        )))
+        Ok(())
+    }
+
+    /// One decision of the bot for `seat`. Should the bot fail (no action, an action the rules
+    /// refuse, a panic), the ruleset's default action is played instead and a warning logged:
+    /// the game moves on.
+    fn play_robot(&mut self, seat: usize, memory: &mut crate::bots::Memory) -> Result<()> {
+        let seed = chance::bot_seed(&self.seed, self.next_seq);
+        let state = self.state.as_ref();
+        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            memory.choose(state, seat, seed)
+        }));
+        let failure = match chosen {
+            Ok(Some(action)) => match self.play_as(seat, 0, &action, EventKind::Bot) {
+                Ok(()) => return Ok(()),
+                Err(e) => format!("its action {action} was refused: {e}"),
+            },
+            Ok(None) => "it found no action".to_owned(),
+            Err(_) => "it panicked".to_owned(),
+        };
+        tracing::warn!(
+            game = %self.game_id,
+            seat,
+            failure,
+            "the bot failed; the default action is played"
+        );
+        let action = self.state.default_action(seat).ok_or_else(|| {
+            ServiceError::Unexpected(anyhow::anyhow!(
+                "the bot failed for seat {seat} ({failure}) and there is no default action"
+            ))
+        })?;
+        self.play_as(seat, 0, &action, EventKind::Bot)
     }
 
     /// Seats that decided in this play, each with whether its player did (not a bot or a
@@ -288,11 +318,12 @@ impl Play {
                     .map(|p| (p.seat, Compose::notice(p.seat, Notice::GameOver))),
             );
         }
-        // One mail per wait: only seats that were not already waiting.
+        // One mail per wait: only seats that were not already waiting, and not the seats the
+        // bot plays (the bot worker continues those).
         notices.extend(
             to_act
                 .iter()
-                .filter(|s| !before_to_act.contains(s))
+                .filter(|s| !before_to_act.contains(s) && !game.robots.contains(s))
                 .map(|s| (*s, Compose::notice(*s, Notice::YourTurn))),
         );
         let snapshot = self.state.to_json();
