@@ -148,7 +148,15 @@ fn weigh(
         .as_ref()
         .and_then(|d| legal.iter().position(|a| &a.action == d));
     let mut tie_break = ChaCha8Rng::seed_from_u64(seed);
-    let scored = scores(state, seat, seed, legal.len(), default, &back, &mut tie_break);
+    let scored = scores(
+        state,
+        seat,
+        seed,
+        legal.len(),
+        default,
+        &back,
+        &mut tie_break,
+    );
     Weighed {
         scored,
         default,

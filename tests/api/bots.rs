@@ -61,15 +61,14 @@ async fn play_against_bots(app: &TestApp, game: Uuid, human: &Player, seed: u64)
     let mut moves = 0;
     let deadline = Instant::now() + Duration::from_secs(600);
     while Instant::now() < deadline {
-        let state = no_5xx(
-            app.get(&format!("/v1/games/{game}/state"), human)
-                .await,
-        )
-        .expect(200);
+        let state = no_5xx(app.get(&format!("/v1/games/{game}/state"), human).await).expect(200);
         if state["status"] == "finished" {
             return moves;
         }
-        let legal = state["legal_actions"].as_array().cloned().unwrap_or_default();
+        let legal = state["legal_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         if legal.is_empty() {
             // The bots are to act: the worker continues them.
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -163,6 +162,9 @@ async fn resigning_into_a_game_of_bots_answers_at_once_and_the_bots_finish_it() 
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let most = most_bot_decisions_in_one_write(&app, game).await;
-        assert!(most as usize <= TURN_OF_BOTS, "{most} bot decisions at once");
+        assert!(
+            most as usize <= TURN_OF_BOTS,
+            "{most} bot decisions at once"
+        );
     }
 }
