@@ -22,9 +22,21 @@ use serde_json::Value;
 
 use crate::rules::{Actor, GameState, LegalAction, Seat, Waiting, weighted_index};
 
+mod memory;
+pub use memory::Memory;
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod turn_tests;
+
+/// Bot decisions one request makes at most (a submission, a start, a resignation, a round of
+/// the deadline worker): a turn's worth. A bot seat that still has to decide after that is
+/// continued by the worker, in transactions of its own (`service::robots`), so no request
+/// holds a game's lock for longer than this many decisions (`docs/BOTS.md`).
+pub const DECISIONS_PER_REQUEST: usize = 40;
 
 /// Candidate actions examined at most; beyond this many, a sample drawn from the seed (with the
 /// default action always among them).
@@ -46,7 +58,20 @@ const STEP_COST: i64 = 1;
 /// (its JSON), or `None` if the seat has nothing to decide. Deterministic: the same state and
 /// `seed` give the same action (the service passes a seed derived from the game's seed and
 /// version). Pure and total, and bounded (see `docs/BOTS.md` for the time a decision takes).
+/// A caller that lets the bot decide several times in a row uses a [`Memory`] instead, so
+/// that it never comes back to a state it decided in.
 pub fn choose(state: &dyn GameState, seat: Seat, seed: u64) -> Option<Value> {
+    choose_after(state, seat, seed, &[])
+}
+
+/// [`choose`], never back to one of the states in `been` (where the seat already decided in
+/// this turn) while another choice is left.
+fn choose_after(
+    state: &dyn GameState,
+    seat: Seat,
+    seed: u64,
+    been: &[Box<dyn GameState>],
+) -> Option<Value> {
     let legal = state.legal_actions(seat);
     if legal.len() <= 1 {
         return legal.into_iter().next().map(|a| a.action);
@@ -55,11 +80,20 @@ pub fn choose(state: &dyn GameState, seat: Seat, seed: u64) -> Option<Value> {
         scored,
         default,
         fallback,
+        back,
         mut tie_break,
-    } = weigh(state, seat, seed, &legal);
+    } = weigh(state, seat, seed, &legal, been);
     let Some(best) = scored.iter().map(|&(_, v)| v).max() else {
-        // Every candidate leaves the state as it is: any will do.
-        return fallback.or_else(|| legal.into_iter().next().map(|a| a.action));
+        // Every candidate leaves the state as it is: any will do that goes nowhere the seat
+        // has been, the default action first.
+        let fresh = |i: &usize| !back.get(*i).copied().unwrap_or(false);
+        let pick = default
+            .filter(fresh)
+            .or_else(|| (0..legal.len()).find(fresh));
+        return match pick {
+            Some(i) => legal.into_iter().nth(i).map(|a| a.action),
+            None => fallback.or_else(|| legal.into_iter().next().map(|a| a.action)),
+        };
     };
     let tied: Vec<usize> = scored
         .iter()
@@ -81,12 +115,24 @@ struct Weighed {
     default: Option<usize>,
     /// The default action.
     fallback: Option<Value>,
+    /// For each legal action, whether it leads back to where the seat already was.
+    back: Vec<bool>,
     /// What breaks ties between candidates of the same value.
     tie_break: ChaCha8Rng,
 }
 
-/// Values the candidates among `legal` (the seat's legal actions in `state`).
-fn weigh(state: &dyn GameState, seat: Seat, seed: u64, legal: &[LegalAction]) -> Weighed {
+/// Values the candidates among `legal` (the seat's legal actions in `state`), leaving out
+/// those that lead back to a state in `been` while others are left.
+fn weigh(
+    state: &dyn GameState,
+    seat: Seat,
+    seed: u64,
+    legal: &[LegalAction],
+    been: &[Box<dyn GameState>],
+) -> Weighed {
+    // Compared on the true state: the states in `been` are true ones, and the seat's own step
+    // changes nothing it cannot see.
+    let back = revisits(state, seat, been);
     // The look-ahead starts from a state the seat could believe it is in, not from the true
     // one: the rivals' secrets it has not seen dealt anew (`Ruleset::imagine`).
     let believed = believed(state, seat, seed);
@@ -102,13 +148,39 @@ fn weigh(state: &dyn GameState, seat: Seat, seed: u64, legal: &[LegalAction]) ->
         .as_ref()
         .and_then(|d| legal.iter().position(|a| &a.action == d));
     let mut tie_break = ChaCha8Rng::seed_from_u64(seed);
-    let scored = scores(state, seat, seed, legal.len(), default, &mut tie_break);
+    let scored = scores(
+        state,
+        seat,
+        seed,
+        legal.len(),
+        default,
+        &back,
+        &mut tie_break,
+    );
     Weighed {
         scored,
         default,
         fallback,
+        back,
         tie_break,
     }
+}
+
+/// For each legal action of `seat` in `state`, whether it leads back to one of the states in
+/// `been`. All false without a memory (nothing is tried).
+fn revisits(state: &dyn GameState, seat: Seat, been: &[Box<dyn GameState>]) -> Vec<bool> {
+    if been.is_empty() {
+        return Vec::new();
+    }
+    state
+        .successors(Actor::Seat(seat), None)
+        .iter()
+        .map(|after| {
+            after
+                .as_ref()
+                .is_some_and(|after| been.iter().any(|b| b.same_state(after.as_ref())))
+        })
+        .collect()
 }
 
 /// The state `seat` could believe it is in ([`GameState::imagine`]), dealt from the decision's
@@ -120,22 +192,29 @@ fn believed(state: &dyn GameState, seat: Seat, seed: u64) -> Box<dyn GameState> 
     state.imagine(seat, &mut pick)
 }
 
-/// The candidates examined, by index into the legal actions, with their values.
+/// The candidates examined, by index into the legal actions, with their values; `back`: which
+/// actions lead back to where the seat already decided this turn.
 fn scores(
     state: &dyn GameState,
     seat: Seat,
     seed: u64,
     count: usize,
     default: Option<usize>,
+    back: &[bool],
     tie_break: &mut ChaCha8Rng,
 ) -> Vec<(usize, i64)> {
     // Never a step back while there is another choice: begun and taken back, a step would be
     // begun again (the look-ahead values the state before it, from which it was chosen, by
-    // the ruleset's evaluation alone), round and round.
+    // the ruleset's evaluation alone), round and round. Never back to where the seat already
+    // was this turn either, take-back or not, whatever the values say.
     let take_backs = state.take_backs(seat);
-    let forward: Vec<usize> = (0..count)
-        .filter(|&i| !take_backs.get(i).copied().unwrap_or(false))
+    let flagged = |flags: &[bool], i: usize| flags.get(i).copied().unwrap_or(false);
+    let mut forward: Vec<usize> = (0..count)
+        .filter(|&i| !flagged(&take_backs, i) && !flagged(back, i))
         .collect();
+    if forward.is_empty() {
+        forward = (0..count).filter(|&i| !flagged(back, i)).collect();
+    }
     let picks: Vec<usize> = if forward.is_empty() || forward.len() == count {
         candidates(count, default, tie_break)
     } else {

@@ -100,7 +100,7 @@ fn play(
     ))
 }
 
-fn games() -> Registry {
+pub(super) fn games() -> Registry {
     Registry::standard()
 }
 
@@ -111,7 +111,7 @@ fn games() -> Registry {
 /// limit the conformance suite and the mail-size measure play wiz-war with.
 const BOT_GAME_ROUNDS: u32 = 30;
 
-fn bounded_options(game: &dyn Game) -> Value {
+pub(super) fn bounded_options(game: &dyn Game) -> Value {
     if game
         .option_docs()
         .iter()
@@ -239,7 +239,7 @@ fn the_wiz_war_bot_never_casts_and_cancels_round_and_round() {
 
 /// Decision points of a random game of `seats`: every state where a seat has more than one
 /// legal action, every `stride`-th of them.
-fn decision_points(
+pub(super) fn decision_points(
     game: &dyn Game,
     seats: usize,
     seed: u64,
@@ -310,8 +310,8 @@ fn the_bot_decides_alike_whatever_a_rival_holds<R: Secrets>() {
             let decision_seed = 77 + i as u64;
             let legal = state.legal_actions(seat);
             let (mine, twins) = (
-                weigh(state.as_ref(), seat, decision_seed, &legal).scored,
-                weigh(twin.as_ref(), seat, decision_seed, &legal).scored,
+                weigh(state.as_ref(), seat, decision_seed, &legal, &[]).scored,
+                weigh(twin.as_ref(), seat, decision_seed, &legal, &[]).scored,
             );
             if mine != twins {
                 let decisions = (
@@ -508,7 +508,7 @@ fn debug_loop() {
                         let mut tb = ChaCha8Rng::seed_from_u64(s);
                         println!("at step {step}, eval {}", state.evaluate(seat));
                         for (i, v) in
-                            super::scores(state.as_ref(), seat, s, legal.len(), d, &mut tb)
+                            super::scores(state.as_ref(), seat, s, legal.len(), d, &[], &mut tb)
                         {
                             println!("  {} = {v}", legal[i].action);
                         }

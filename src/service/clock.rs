@@ -468,7 +468,8 @@ async fn time_out(
         .await
 }
 
-/// The deadline worker: a [`tick`] every `poll_ms` until `stop` turns true.
+/// The deadline worker: a [`tick`] and a round of the bot worker ([`super::robots::tick`])
+/// every `poll_ms` until `stop` turns true.
 pub async fn run(svc: Services, poll_ms: u64, mut stop: watch::Receiver<bool>) {
     tracing::info!(poll_ms, "deadline worker started");
     loop {
@@ -480,6 +481,14 @@ pub async fn run(svc: Services, poll_ms: u64, mut stop: watch::Receiver<bool>) {
             Err(e) => {
                 tracing::warn!(error = %e, "deadline worker round failed");
                 false
+            }
+        };
+        // The same worker continues the bot seats that requests left waiting (issue 38).
+        let busy = match super::robots::tick(&svc).await {
+            Ok(n) => busy || n > 0,
+            Err(e) => {
+                tracing::warn!(error = %e, "bot worker round failed");
+                busy
             }
         };
         if busy {

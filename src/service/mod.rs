@@ -18,6 +18,7 @@ pub mod orders;
 pub mod pace;
 pub mod preview;
 pub mod reply_plan;
+pub mod robots;
 pub mod seats;
 pub mod sessions;
 pub mod streams;

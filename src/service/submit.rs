@@ -28,6 +28,11 @@ use crate::store::{self, Conn};
 /// draws between two decisions; it stops a buggy ruleset from spinning forever).
 const MAX_CHANCE_RUN: usize = 100_000;
 
+/// Decisions the service makes on its own in one request at most (the bot's, bounded further
+/// by `bots::DECISIONS_PER_REQUEST`, forced choices and standing orders): far more than a turn
+/// of any ruleset needs, so that no request holds a game for long whatever a ruleset does.
+const AUTOMATIC_PER_REQUEST: usize = 1_000;
+
 pub fn lifecycle_event(
     game: &Game,
     seq: i64,
@@ -188,13 +193,20 @@ impl Play {
         self.play_as(seat, index, action, EventKind::Action)
     }
 
-    /// Lets the built-in bot decide for every seat in `robots` that has to, plays every forced
+    /// Lets the built-in bot decide for the seats in `robots` that have to, plays every forced
     /// choice of the other seats ([`Play::forced`]) and follows their standing orders
     /// ([`Play::with_orders`]), until the game waits for a person's decision or is over (then
     /// the chance steps after each decision). Forced choices come before standing orders, so
-    /// that a lone choice is logged as `forced` whether or not its player gave orders.
+    /// that a lone choice is logged as `forced` whether or not its player gave orders. The bot
+    /// decides at most [`crate::bots::DECISIONS_PER_REQUEST`] times (a turn's worth): a bot
+    /// seat that still has to decide then waits for the bot worker ([`super::robots`]), so no
+    /// request holds the game for longer, and a player's move is never refused because of a
+    /// bot.
     pub fn run_robots(&mut self, robots: &[i32]) -> Result<()> {
-        for _ in 0..MAX_CHANCE_RUN {
+        // Within this run the bot never comes back to a state it decided in.
+        let mut memory = crate::bots::Memory::default();
+        let mut bot_decisions = 0;
+        for _ in 0..AUTOMATIC_PER_REQUEST {
             let Waiting::Players(seats) = self.state.waiting() else {
                 return Ok(());
             };
@@ -203,14 +215,11 @@ impl Play {
                 .copied()
                 .find(|s| robots.contains(&seat_i32(*s)))
             {
-                let seed = chance::bot_seed(&self.seed, self.next_seq);
-                let action =
-                    crate::bots::choose(self.state.as_ref(), seat, seed).ok_or_else(|| {
-                        ServiceError::Unexpected(anyhow::anyhow!(
-                            "the bot found no action for seat {seat}"
-                        ))
-                    })?;
-                self.play_as(seat, 0, &action, EventKind::Bot)?;
+                if bot_decisions >= crate::bots::DECISIONS_PER_REQUEST {
+                    return Ok(());
+                }
+                bot_decisions += 1;
+                self.play_robot(seat, &mut memory)?;
                 continue;
             }
             if let Some((seat, action)) = self.forced(&seats, None) {
@@ -228,9 +237,43 @@ impl Play {
             };
             self.play_as(seat, 0, &action, EventKind::Action)?;
         }
-        Err(ServiceError::Unexpected(anyhow::anyhow!(
-            "more than {MAX_CHANCE_RUN} bot decisions in a row"
-        )))
+        // No game comes near this; the decision left is asked of its player as usual.
+        tracing::warn!(
+            game = %self.game_id,
+            "{AUTOMATIC_PER_REQUEST} decisions made by the service in one request; the rest waits"
+        );
+        Ok(())
+    }
+
+    /// One decision of the bot for `seat`. Should the bot fail (no action, an action the rules
+    /// refuse, a panic), the ruleset's default action is played instead and a warning logged:
+    /// the game moves on.
+    fn play_robot(&mut self, seat: usize, memory: &mut crate::bots::Memory) -> Result<()> {
+        let seed = chance::bot_seed(&self.seed, self.next_seq);
+        let state = self.state.as_ref();
+        let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            memory.choose(state, seat, seed)
+        }));
+        let failure = match chosen {
+            Ok(Some(action)) => match self.play_as(seat, 0, &action, EventKind::Bot) {
+                Ok(()) => return Ok(()),
+                Err(e) => format!("its action {action} was refused: {e}"),
+            },
+            Ok(None) => "it found no action".to_owned(),
+            Err(_) => "it panicked".to_owned(),
+        };
+        tracing::warn!(
+            game = %self.game_id,
+            seat,
+            failure,
+            "the bot failed; the default action is played"
+        );
+        let action = self.state.default_action(seat).ok_or_else(|| {
+            ServiceError::Unexpected(anyhow::anyhow!(
+                "the bot failed for seat {seat} ({failure}) and there is no default action"
+            ))
+        })?;
+        self.play_as(seat, 0, &action, EventKind::Bot)
     }
 
     /// A forced choice among the `seats` the game waits for: a seat whose only legal action is
@@ -254,7 +297,7 @@ impl Play {
     /// plays `next`), unless that action is the forced choice itself: a reply's lines, or a
     /// client's list, need not spell out what has no alternative.
     pub fn run_forced_before(&mut self, seat: usize, next: &Value) -> Result<()> {
-        for _ in 0..MAX_CHANCE_RUN {
+        for _ in 0..AUTOMATIC_PER_REQUEST {
             let Waiting::Players(seats) = self.state.waiting() else {
                 return Ok(());
             };
@@ -263,9 +306,8 @@ impl Play {
             };
             self.play_as(s, 0, &action, EventKind::Forced)?;
         }
-        Err(ServiceError::Unexpected(anyhow::anyhow!(
-            "more than {MAX_CHANCE_RUN} forced choices in a row"
-        )))
+        // The next action then meets the choice left, and is refused if it is not that.
+        Ok(())
     }
 
     /// Seats that decided in this play, each with whether its player did (not a bot or a
@@ -362,11 +404,12 @@ impl Play {
                     .map(|p| (p.seat, Compose::notice(p.seat, Notice::GameOver))),
             );
         }
-        // One mail per wait: only seats that were not already waiting.
+        // One mail per wait: only seats that were not already waiting, and not the seats the
+        // bot plays (the bot worker continues those).
         notices.extend(
             to_act
                 .iter()
-                .filter(|s| !before_to_act.contains(s))
+                .filter(|s| !before_to_act.contains(s) && !game.robots.contains(s))
                 .map(|s| (*s, Compose::notice(*s, Notice::YourTurn))),
         );
         let snapshot = self.state.to_json();

@@ -16,6 +16,7 @@ pub mod invitations;
 pub mod messages;
 pub mod models;
 pub mod outbox;
+pub mod robots;
 pub mod schema;
 pub mod users;
 pub mod webhooks;

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod bad_input;
+mod bots;
 mod browser;
 mod clocks;
 mod cluster;

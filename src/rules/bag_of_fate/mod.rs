@@ -166,6 +166,14 @@ impl Ruleset for BagOfFate {
         present::choices(state, seat, actions, names)
     }
 
+    /// Stopping a set before it is turned in puts its cards and tokens back as they were, and
+    /// cancelling a trade before it is made starts it over: each leads back to the state
+    /// before the step that began it. (The bot turned in a set of Flowers and stopped, over and
+    /// over, in a game that never ended: issue 38.)
+    fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
+        matches!(action, Action::CancelSet | Action::CancelTrade)
+    }
+
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in
     /// progress, play a card drawn at random from the hand (the first card of the sorted hand
     /// would tell everyone that no card of it sorts before: ruling 20), and otherwise take the

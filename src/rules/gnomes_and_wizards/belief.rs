@@ -26,8 +26,8 @@ pub(crate) fn learned(card: &CardId) -> bool {
 
 /// A state `seat` could believe it is in: the others' Secret cards in hand (but those declared
 /// in the open window), their Learned cards held in hand and the cards of another player's
-/// draw in progress, dealt anew, each from its own deck's unseen cards and those. Kept: its
-/// own cards, every count, the cards put at the bottom of the decks.
+/// draw in progress and the cards put at the bottom of the decks, dealt anew, each from its
+/// own deck's unseen cards and those. Kept: its own cards and every count.
 pub(crate) fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
     let mut believed = state.clone();
     let (mut learned_pool, mut secret_pool): (Vec<CardId>, Vec<CardId>) =
@@ -60,12 +60,21 @@ pub(crate) fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> 
     };
     let (mut drawn_learned, mut drawn_secret): (Vec<CardId>, Vec<CardId>) =
         drawn.iter().partition(|c| learned(c));
+    // The cards at the bottom of the decks too: which card a player put back after a draw is
+    // that player's secret (l.309), so no seat knows the bottom's cards (what it put there
+    // itself is forgotten rather than told apart from the rest; only the counts are public).
+    let mut bottom_secret = std::mem::take(&mut believed.bottom_secret);
+    let mut bottom_learned = std::mem::take(&mut believed.bottom_learned);
     let mut hands: Vec<&mut Vec<CardId>> = secret.iter_mut().collect();
     hands.push(&mut drawn_secret);
+    hands.push(&mut bottom_secret);
     deal_anew(&mut hands, &mut secret_pool, pick);
     let mut hands: Vec<&mut Vec<CardId>> = held.iter_mut().collect();
     hands.push(&mut drawn_learned);
+    hands.push(&mut bottom_learned);
     deal_anew(&mut hands, &mut learned_pool, pick);
+    believed.bottom_secret = bottom_secret;
+    believed.bottom_learned = bottom_learned;
     // Each drawn card's place gets a card of its own deck.
     let (mut next_learned, mut next_secret) = (drawn_learned.into_iter(), drawn_secret.into_iter());
     for card in &mut drawn {

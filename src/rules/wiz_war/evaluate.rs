@@ -25,8 +25,16 @@ const CARRYING: i64 = 90_000;
 const STEP_HOME: i64 = 6_000;
 const STEP_TO_TREASURE: i64 = 3_000;
 const STEP_TO_ENEMY: i64 = 500;
-/// Steps counted at most (a square out of reach counts this far).
-const FAR: i64 = 16;
+/// Steps counted at most (a square out of reach counts this far): the widest labyrinth's
+/// walks, so that the way to a far treasure or enemy still shows which step is nearer.
+const FAR: i64 = 40;
+/// The hunt: what each step nearer the nearest enemy wizard is worth to the wizard itself
+/// (not weighed against the rivals', where it would cancel out: two wizards are as near to
+/// each other), growing from [`STEP_TO_ENEMY`] to this in [`HUNT_ROUNDS`] rounds. Without it
+/// two bots waited each other out: a two-seat game without a round limit ran past 12,000
+/// steps (issue 38). A player who waits forever is not playing to win.
+const HUNT: i64 = 4_000;
+const HUNT_ROUNDS: i64 = 12;
 const DEAD: i64 = -400_000;
 
 pub fn evaluate(state: &State, seat: Seat) -> i64 {
@@ -41,7 +49,29 @@ pub fn evaluate(state: &State, seat: Seat) -> i64 {
     let others = (0..state.seats())
         .filter(|&s| s != seat)
         .map(|s| standing(&state, s));
-    lead(standing(&state, seat), others).clamp(-(WIN - 1), WIN - 1)
+    let lead = lead(standing(&state, seat), others);
+    lead.saturating_sub(hunt(&state, seat))
+        .clamp(-(WIN - 1), WIN - 1)
+}
+
+/// The seat's own hunt ([`HUNT`]): its steps to the nearest living enemy wizard, at the price
+/// of the round.
+fn hunt(state: &State, seat: Seat) -> i64 {
+    let Some(at) = state.pos(seat) else {
+        return 0;
+    };
+    let round = i64::from(state.turn.round).min(HUNT_ROUNDS);
+    let per_step = STEP_TO_ENEMY + (HUNT - STEP_TO_ENEMY) * round / HUNT_ROUNDS;
+    let steps = distances(state, seat, at);
+    let enemy = state
+        .living()
+        .into_iter()
+        .filter(|&s| s != seat)
+        .filter_map(|s| state.pos(s))
+        .map(|p| steps.get(p).unwrap_or(FAR).min(FAR))
+        .min()
+        .unwrap_or(0);
+    per_step * enemy
 }
 
 fn standing(state: &State, seat: Seat) -> i64 {

@@ -3,6 +3,7 @@
 
 mod abilities;
 mod basics;
+mod belief;
 mod calls;
 mod conformance;
 mod docs;
