@@ -17,6 +17,7 @@ mod data;
 mod evaluate;
 mod flow;
 mod label;
+mod notation;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -164,6 +165,12 @@ impl Ruleset for BagOfFate {
         names: &[String],
     ) -> Vec<crate::rules::ChoiceGroup> {
         present::choices(state, seat, actions, names)
+    }
+
+    /// Cards by icons and element, tokens by element, players as `seat-N`
+    /// (docs/rules/bag-of-fate.md, "Notation").
+    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
+        notation::notation(state, action)
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in
