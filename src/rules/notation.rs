@@ -53,7 +53,9 @@ fn is_plain(value: &Value) -> bool {
     matches!(value, Value::Number(_) | Value::String(_) | Value::Bool(_))
 }
 
-fn word(text: &str) -> String {
+/// One word of a notation: lower case, with `_` and spaces as `-` (a card named "Magic
+/// Gate" is `magic-gate`); what [`from_json`] makes of a string, for rulesets' own notations.
+pub fn word(text: &str) -> String {
     text.trim().to_lowercase().replace(['_', ' '], "-")
 }
 

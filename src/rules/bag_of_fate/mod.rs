@@ -17,6 +17,7 @@ mod data;
 mod evaluate;
 mod flow;
 mod label;
+mod notation;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -172,6 +173,12 @@ impl Ruleset for BagOfFate {
     /// over, in a game that never ended: issue 38.)
     fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
         matches!(action, Action::CancelSet | Action::CancelTrade)
+    }
+
+    /// Cards by icons and element, tokens by element, players as `seat-N`
+    /// (docs/rules/bag-of-fate.md, "Notation").
+    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
+        notation::notation(state, action)
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in

@@ -16,6 +16,7 @@ mod belief;
 mod data;
 mod evaluate;
 mod flow;
+mod notation;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -348,6 +349,12 @@ impl Ruleset for GardenGnomes {
         names: &[String],
     ) -> Vec<crate::rules::ChoiceGroup> {
         present::choices(state, seat, actions, names)
+    }
+
+    /// Territories and clans by name, objectives by number (docs/rules/garden-gnomes.md,
+    /// "Notation").
+    fn notation(_state: &State, _seat: Seat, action: &Action) -> String {
+        notation::notation(action)
     }
 
     /// When a deadline passes: end the movement; otherwise the first listed choice (the

@@ -18,6 +18,8 @@ mod cast;
 mod combat;
 pub mod data;
 mod evaluate;
+mod notation;
+mod orders;
 mod picture;
 mod present;
 mod setup;
@@ -327,17 +329,29 @@ impl Ruleset for GnomesAndWizards {
         present::choices(state, seat, actions, names)
     }
 
-    /// A reaction window asks every player who may cast, whatever they hold, so that nobody
-    /// learns who has a card to cast; and a player holding Secret or Learned cards is asked
-    /// even when none can be cast now (playing the lone choice at once would tell the table
-    /// so): a lone choice is played only with no such card in hand
-    /// (docs/rules/gnomes-and-wizards.md, "Forced choices").
+    /// Units by one word of their name, tiles and dice by number, abilities by name
+    /// (docs/rules/gnomes-and-wizards.md, "Notation").
+    fn notation(state: &State, seat: Seat, action: &Action) -> String {
+        notation::notation(state, seat, action)
+    }
+
+    /// A player holding Secret or Learned cards is asked even when none can be cast or
+    /// attached now: playing the lone choice at once would tell the table so. With both hands
+    /// empty (their counts are public) a lone choice, a reaction window's "pass" too, tells
+    /// nobody anything and is played (docs/rules/gnomes-and-wizards.md, "Forced choices").
     fn keeps_asking(state: &State, seat: Seat) -> bool {
-        state.window.is_some()
-            || state
-                .players
-                .get(seat)
-                .is_none_or(|p| !p.hand.is_empty() || !p.learned_hand.is_empty())
+        state
+            .players
+            .get(seat)
+            .is_none_or(|p| !p.hand.is_empty() || !p.learned_hand.is_empty())
+    }
+
+    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
+        orders::standing_orders()
+    }
+
+    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
+        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,

@@ -19,6 +19,8 @@ mod evaluate;
 mod flow;
 mod legal;
 mod movement;
+mod notation;
+mod orders;
 mod picture;
 mod powers;
 mod present;
@@ -254,14 +256,26 @@ impl Ruleset for MonstersAndMagic {
         matches!(action, Action::CancelIllusion | Action::CancelAlterTerrain)
     }
 
-    /// A fight asks each player in it for hand cards, whatever their hand holds, so that
-    /// nobody learns who has a card to play; and a player with cards in hand is asked even when
-    /// none can be played now (playing the lone choice at once would tell the table so): a
-    /// lone choice is played only with an empty hand (docs/rules/monsters-and-magic.md,
-    /// "Forced choices").
+    /// Cards by name, figures by kind and number, spaces as the board names them
+    /// (docs/rules/monsters-and-magic.md, "Notation").
+    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
+        notation::notation(state, action)
+    }
+
+    /// A player with cards in hand is asked even when none can be played now: playing the
+    /// lone choice at once would tell the table so. With an empty hand (its count is public)
+    /// a lone choice, a fight's "done" too, tells nobody anything and is played
+    /// (docs/rules/monsters-and-magic.md, "Forced choices").
     fn keeps_asking(state: &State, seat: Seat) -> bool {
-        matches!(state.phase, state::Phase::Combat(_))
-            || state.players.get(seat).is_none_or(|p| !p.hand.is_empty())
+        state.players.get(seat).is_none_or(|p| !p.hand.is_empty())
+    }
+
+    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
+        orders::standing_orders()
+    }
+
+    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
+        orders::standing_answer(state, seat, order)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

@@ -21,6 +21,8 @@ mod cast;
 mod effects;
 mod evaluate;
 mod flow;
+mod notation;
+mod orders;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -319,13 +321,26 @@ impl Ruleset for WizWar {
         matches!(action, Action::CancelCast)
     }
 
-    /// A counter window asks every affected wizard (`ask_every_affected_wizard`) so that nobody
-    /// learns who holds a counter spell, and a wizard with cards in hand is asked even when
-    /// none of them can be used now (playing the lone "end" at once would tell the table so):
-    /// a lone choice is played only with an empty hand (docs/rules/wiz-war.md, "Forced
-    /// choices").
+    /// A wizard with cards in hand is asked even when none of them can be used now: playing
+    /// the lone choice ("pass" in a counter window, "end") at once would tell the table so.
+    /// With an empty hand (its count is public) a lone choice tells nobody anything and is
+    /// played (docs/rules/wiz-war.md, "Forced choices").
     fn keeps_asking(state: &State, seat: Seat) -> bool {
-        !state.stack.is_empty() || state.wizards.get(seat).is_none_or(|w| !w.hand.is_empty())
+        state.wizards.get(seat).is_none_or(|w| !w.hand.is_empty())
+    }
+
+    /// Cards by their key, wizards by their colour, squares as the board names them
+    /// (docs/rules/wiz-war.md, "Notation").
+    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
+        notation::notation(state, action)
+    }
+
+    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
+        orders::standing_orders()
+    }
+
+    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
+        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: pass in a window, take back a spell being cast, end the move,

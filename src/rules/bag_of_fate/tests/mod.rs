@@ -6,6 +6,7 @@ mod conformance;
 mod fresh_review;
 mod hidden;
 mod labels;
+mod notation;
 mod picture;
 mod playout;
 mod present;

@@ -9,6 +9,7 @@ mod fresh_review;
 mod hidden;
 mod json_game;
 mod movement;
+mod notation;
 mod objectives;
 mod picture;
 mod playout;

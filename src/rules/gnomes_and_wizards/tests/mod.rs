@@ -9,6 +9,7 @@ mod conformance;
 mod docs;
 mod fidelity;
 mod fresh_review;
+mod notation;
 mod picture;
 mod playout;
 mod present;

@@ -7,6 +7,7 @@ mod conformance;
 mod fresh_review;
 mod hidden;
 mod movement;
+mod notation;
 mod phases;
 mod picture;
 mod playout;

@@ -10,6 +10,7 @@ mod erased;
 mod examples;
 mod fidelity;
 mod mutation;
+mod notation;
 mod picture;
 mod present;
 mod thaumaturgy;
