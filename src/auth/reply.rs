@@ -261,7 +261,13 @@ impl ReplyTicket {
     }
 
     /// The ticket of a mail to `seat` that asks a question: a reply `CONFIRM` does `what`.
-    pub fn confirm(game: Uuid, seat: usize, version: i64, what: Confirm, now: DateTime<Utc>) -> Self {
+    pub fn confirm(
+        game: Uuid,
+        seat: usize,
+        version: i64,
+        what: Confirm,
+        now: DateTime<Utc>,
+    ) -> Self {
         ReplyTicket {
             confirm: Some(what),
             ..Self::new(game, seat, version, [0; FINGERPRINT], now)
@@ -428,7 +434,10 @@ mod tests {
         assert_eq!(token.len(), TOKEN_CHARS);
         let read = signer.verify(&token, user, now).unwrap();
         assert_eq!(read, asked);
-        assert_eq!((read.seat, read.talk, read.confirm), (2, None, Some(Confirm::Resign)));
+        assert_eq!(
+            (read.seat, read.talk, read.confirm),
+            (2, None, Some(Confirm::Resign))
+        );
         assert_eq!(read.age_days(now), 0);
         // A talk token, as signed before confirmations existed, confirms nothing.
         for to in [TalkTo::Table, TalkTo::Seat(4)] {

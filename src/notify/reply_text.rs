@@ -93,7 +93,12 @@ fn read_away(rest: &[&str]) -> Away {
         })
         .filter(|w| !w.is_empty() && w != "please" && w != "for")
         .collect();
-    match lower.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match lower
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["off"] | ["end"] | ["stop"] => Away::Off,
         [n] | [n, "day" | "days"] => n.parse().map_or(Away::Unreadable, Away::Days),
         ["until", date] => chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")

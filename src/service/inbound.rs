@@ -296,10 +296,7 @@ async fn reply(
                     let text = reply_text::new_text(&body);
                     super::mail_commands::run(svc, conn, &user, command, &ticket, &text).await?
                 }
-                Typed::Command(command) => (
-                    Verdict::Command,
-                    run_command(command, &ticket),
-                ),
+                Typed::Command(command) => (Verdict::Command, run_command(command, &ticket)),
                 Typed::Say(text) => talk(svc, conn, &user, &ticket, talk_to, &text).await?,
                 typed => match play(svc, conn, &ticket, &typed).await? {
                     Played::Yes => {

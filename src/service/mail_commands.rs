@@ -28,17 +28,38 @@ const MAX_AWAY_DAYS: u32 = seats::VACATION_DAYS_PER_YEAR.unsigned_abs();
 
 /// Every command, with one example each, as HELP lists them.
 pub const HELP: &[(&str, &str)] = &[
-    ("3", "plays your choice number 3 (or write the choice's words)"),
+    (
+        "3",
+        "plays your choice number 3 (or write the choice's words)",
+    ),
     ("STATUS", "this game again: the table and your choices"),
     ("HISTORY", "the game's log, as you may see it"),
     ("SAY Well played!", "writes to the whole table"),
-    ("TELL Bea Shall we gang up on Cyril?", "writes to one player, privately"),
-    ("AWAY 3", "a vacation of 3 days from now, in all your games (the clocks stand still; AWAY UNTIL 2026-12-24 works too)"),
+    (
+        "TELL Bea Shall we gang up on Cyril?",
+        "writes to one player, privately",
+    ),
+    (
+        "AWAY 3",
+        "a vacation of 3 days from now, in all your games (the clocks stand still; AWAY UNTIL 2026-12-24 works too)",
+    ),
     ("AWAY OFF", "ends your vacation now"),
-    ("BACK", "plays your seat yourself again after the bot played it while you were absent"),
-    ("MUTE", "no more mail from this game (UNMUTE: its mail again)"),
-    ("UNSUBSCRIBE", "no more game mail at all (SUBSCRIBE: all game mail again)"),
-    ("ABORT", "votes to abandon the game; it is abandoned when every player votes so"),
+    (
+        "BACK",
+        "plays your seat yourself again after the bot played it while you were absent",
+    ),
+    (
+        "MUTE",
+        "no more mail from this game (UNMUTE: its mail again)",
+    ),
+    (
+        "UNSUBSCRIBE",
+        "no more game mail at all (SUBSCRIBE: all game mail again)",
+    ),
+    (
+        "ABORT",
+        "votes to abandon the game; it is abandoned when every player votes so",
+    ),
     ("RESIGN", "leaves the game, after you CONFIRM it"),
     ("HELP", "this list"),
 ];
@@ -216,7 +237,10 @@ async fn help(svc: &Services, conn: &mut Conn, ticket: &ReplyTicket) -> Result<(
          case); everything below it is ignored. A reply acts on this game only."
             .to_owned(),
     ];
-    lines.extend(HELP.iter().map(|(example, what)| format!("  {example}: {what}")));
+    lines.extend(
+        HELP.iter()
+            .map(|(example, what)| format!("  {example}: {what}")),
+    );
     let name = svc
         .rules
         .get(&game.ruleset)
@@ -480,7 +504,10 @@ async fn tell(
     let text = text.trim_start();
     let rest = text
         .get(4..)
-        .filter(|_| text.get(..4).is_some_and(|h| h.eq_ignore_ascii_case("tell")))
+        .filter(|_| {
+            text.get(..4)
+                .is_some_and(|h| h.eq_ignore_ascii_case("tell"))
+        })
         .unwrap_or("")
         .trim_start_matches(':')
         .trim_start();
@@ -498,7 +525,10 @@ async fn tell(
             return Ok(refused(
                 ticket,
                 "nothing to send",
-                vec![format!("Write the message after the name: TELL {} <text>. ({e}.)", to.display_name)],
+                vec![format!(
+                    "Write the message after the name: TELL {} <text>. ({e}.)",
+                    to.display_name
+                )],
             ));
         }
     };
@@ -561,7 +591,8 @@ mod tests {
             player(2, "Bea"),
             player(3, "Cyril"),
         ];
-        let to = |rest: &str| addressee(&players, 0, rest).map(|(p, m)| (p.seat, m.trim().to_owned()));
+        let to =
+            |rest: &str| addressee(&players, 0, rest).map(|(p, m)| (p.seat, m.trim().to_owned()));
         assert_eq!(to("Cyril: hello"), Ok((3, ": hello".into())));
         assert_eq!(to("cyril hello there"), Ok((3, "hello there".into())));
         // The longest whole name wins.

@@ -9,8 +9,8 @@ use uuid::Uuid;
 
 use crate::helpers::{Picker, Player, TestApp, spawn_app_with};
 use crate::mailbox::{
-    INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, text_of,
-    settle, verdict, verified_players, wait_for_mail_where,
+    INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle,
+    text_of, verdict, verified_players, wait_for_mail_where,
 };
 use crate::smtp::{Received, SmtpServer};
 
@@ -142,8 +142,21 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
     assert_eq!(v, "command");
     let text = text_of(&help);
     for word in [
-        "STATUS", "HISTORY", "SAY", "TELL", "AWAY 3", "AWAY OFF", "BACK", "MUTE", "UNMUTE",
-        "UNSUBSCRIBE", "SUBSCRIBE", "ABORT", "RESIGN", "CONFIRM", "HELP",
+        "STATUS",
+        "HISTORY",
+        "SAY",
+        "TELL",
+        "AWAY 3",
+        "AWAY OFF",
+        "BACK",
+        "MUTE",
+        "UNMUTE",
+        "UNSUBSCRIBE",
+        "SUBSCRIBE",
+        "ABORT",
+        "RESIGN",
+        "CONFIRM",
+        "HELP",
     ] {
         assert!(text.contains(word), "HELP names {word}: {text}");
     }
@@ -168,10 +181,8 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
     app.post(&talk, others[0], &json!({"body": "after unmuting"}))
         .await
         .expect(201);
-    let relayed = wait_for_mail_where(&smtp, me, seen, |m| {
-        text_of(m).contains("after unmuting")
-    })
-    .await;
+    let relayed =
+        wait_for_mail_where(&smtp, me, seen, |m| text_of(m).contains("after unmuting")).await;
     assert!(relayed.subject().contains("writes to the table"));
     assert!(
         mail_to(&smtp, me)
@@ -209,7 +220,11 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
     // AWAY 3: a vacation in all games, from now; AWAY OFF ends it.
     let (away, v) = reply_to(&app, &smtp, me, &first, "AWAY 3", "Away until").await;
     assert_eq!(v, "command");
-    assert!(text_of(&away).contains("all your games"), "{}", text_of(&away));
+    assert!(
+        text_of(&away).contains("all your games"),
+        "{}",
+        text_of(&away)
+    );
     let vacation = app.get("/v1/me/vacation", me).await.expect(200);
     let until: DateTime<Utc> = vacation["vacation"]["until"]
         .as_str()
@@ -251,7 +266,10 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
     assert_ne!(reply_address(&asked), reply_address(&first));
     let g = game(&app, id, me).await;
     assert!(
-        log(&app, id, me).await.iter().all(|e| e["kind"] != "resigned"),
+        log(&app, id, me)
+            .await
+            .iter()
+            .all(|e| e["kind"] != "resigned"),
         "RESIGN alone resigns nobody"
     );
     assert_eq!(g["status"], "active");
@@ -268,7 +286,10 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
     assert_eq!(v, "refused");
     let text = text_of(&refused);
     assert!(text.contains("you resigned"), "{text}");
-    assert!(!text.contains("you will get a mail when it is your turn"), "{text}");
+    assert!(
+        !text.contains("you will get a mail when it is your turn"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -329,8 +350,14 @@ async fn a_timeout_is_mailed_absence_names_back_and_back_by_mail_returns_the_sea
     let (refused, v) = reply_to(&app, &smtp, me, &first, "1", "Refused").await;
     assert_eq!(v, "refused");
     let text = text_of(&refused);
-    assert!(text.contains("marked absent") && text.contains("BACK"), "{text}");
-    assert!(!text.contains("you will get a mail when it is your turn"), "{text}");
+    assert!(
+        text.contains("marked absent") && text.contains("BACK"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("you will get a mail when it is your turn"),
+        "{text}"
+    );
 
     // BACK by mail: the seat's next decision is the player's own, not the bot's.
     let (_, v) = reply_to(&app, &smtp, me, &absent, "BACK", "Back: you play your seat").await;
