@@ -15,6 +15,10 @@
 //! high bit set ([`TALK`]) and, in place of the choices' fingerprint, who the answer goes to
 //! (0: the whole table; `s + 1`: seat `s`, privately). Seats are far below 128, so every token
 //! issued before table talk reads as before; the flag is under the MAC like the rest.
+//!
+//! A reply that confirms a question (RESIGN's "are you sure?") has the same flag and, in the
+//! fingerprint's second byte, what it confirms ([`Confirm`]); talk tokens always have 0 there,
+//! so they read as before too.
 
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, KeyInit, Mac};
@@ -54,6 +58,31 @@ pub struct ReplyTicket {
     /// `Some` for a reply to table talk: it posts a message to this audience rather than
     /// playing (`choices` is then unused).
     pub talk: Option<TalkTo>,
+    /// `Some` for the answer to a question: a reply `CONFIRM` to it does what was asked
+    /// (`choices` and `talk` are then unused).
+    pub confirm: Option<Confirm>,
+}
+
+/// What a reply `CONFIRM` confirms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confirm {
+    Resign,
+}
+
+impl Confirm {
+    fn byte(self) -> u8 {
+        match self {
+            Confirm::Resign => 1,
+        }
+    }
+
+    fn of(byte: u8) -> Option<Confirm> {
+        match byte {
+            1 => Some(Confirm::Resign),
+            _ => None,
+        }
+    }
 }
 
 /// Who a reply to table talk is addressed to.
@@ -133,10 +162,11 @@ impl ReplySigner {
     pub fn sign(&self, user: Uuid, ticket: &ReplyTicket) -> String {
         let mut bytes = Vec::with_capacity(BODY + MAC);
         bytes.extend_from_slice(ticket.game.as_bytes());
-        let (seat, choices) = match ticket.talk {
-            None => (ticket.seat & !TALK, ticket.choices),
-            Some(TalkTo::Table) => (ticket.seat | TALK, [0; FINGERPRINT]),
-            Some(TalkTo::Seat(s)) => (ticket.seat | TALK, [s.saturating_add(1), 0, 0]),
+        let (seat, choices) = match (ticket.confirm, ticket.talk) {
+            (Some(c), _) => (ticket.seat | TALK, [0, c.byte(), 0]),
+            (None, None) => (ticket.seat & !TALK, ticket.choices),
+            (None, Some(TalkTo::Table)) => (ticket.seat | TALK, [0; FINGERPRINT]),
+            (None, Some(TalkTo::Seat(s))) => (ticket.seat | TALK, [s.saturating_add(1), 0, 0]),
         };
         bytes.push(seat);
         bytes.extend_from_slice(&ticket.version.to_be_bytes());
@@ -167,7 +197,13 @@ impl ReplySigner {
         choices.copy_from_slice(take(21, FINGERPRINT)?);
         let mut issued = [0u8; 2];
         issued.copy_from_slice(take(21 + FINGERPRINT, 2)?);
-        let talk = (seat & TALK != 0).then(|| match choices[0] {
+        let flagged = seat & TALK != 0;
+        let confirm = if flagged && choices[1] != 0 {
+            Some(Confirm::of(choices[1]).ok_or(TokenError::Malformed)?)
+        } else {
+            None
+        };
+        let talk = (flagged && confirm.is_none()).then(|| match choices[0] {
             0 => TalkTo::Table,
             n => TalkTo::Seat(n - 1),
         });
@@ -175,13 +211,10 @@ impl ReplySigner {
             game,
             seat: seat & !TALK,
             version: u32::from_be_bytes(version),
-            choices: if talk.is_some() {
-                [0; FINGERPRINT]
-            } else {
-                choices
-            },
+            choices: if flagged { [0; FINGERPRINT] } else { choices },
             issued: u16::from_be_bytes(issued),
             talk,
+            confirm,
         })
     }
 
@@ -223,7 +256,27 @@ impl ReplyTicket {
             choices,
             issued: u16::try_from(day(now).max(0)).unwrap_or(u16::MAX),
             talk: None,
+            confirm: None,
         }
+    }
+
+    /// The ticket of a mail to `seat` that asks a question: a reply `CONFIRM` does `what`.
+    pub fn confirm(
+        game: Uuid,
+        seat: usize,
+        version: i64,
+        what: Confirm,
+        now: DateTime<Utc>,
+    ) -> Self {
+        ReplyTicket {
+            confirm: Some(what),
+            ..Self::new(game, seat, version, [0; FINGERPRINT], now)
+        }
+    }
+
+    /// Whole days since the mail was written (0 on its day).
+    pub fn age_days(&self, now: DateTime<Utc>) -> i64 {
+        day(now) - i64::from(self.issued)
     }
 
     /// The ticket of a table-talk mail to `seat`: a reply posts a message to `to`.
@@ -360,6 +413,44 @@ mod tests {
             .decode(token.to_ascii_uppercase().as_bytes())
             .unwrap();
         bytes[16] |= TALK;
+        let forged = data_encoding::BASE32_NOPAD
+            .encode(&bytes)
+            .to_ascii_lowercase();
+        assert_eq!(
+            signer.verify(&forged, user, now),
+            Err(TokenError::BadSignature)
+        );
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn confirm_tokens_say_what_they_confirm_and_talk_tokens_read_as_before() {
+        let signer = ReplySigner::new(b"0123456789abcdef0123456789abcdef");
+        let user = Uuid::new_v4();
+        let now = Utc::now();
+        let game = Uuid::new_v4();
+        let asked = ReplyTicket::confirm(game, 2, 9, Confirm::Resign, now);
+        let token = signer.sign(user, &asked);
+        assert_eq!(token.len(), TOKEN_CHARS);
+        let read = signer.verify(&token, user, now).unwrap();
+        assert_eq!(read, asked);
+        assert_eq!(
+            (read.seat, read.talk, read.confirm),
+            (2, None, Some(Confirm::Resign))
+        );
+        assert_eq!(read.age_days(now), 0);
+        // A talk token, as signed before confirmations existed, confirms nothing.
+        for to in [TalkTo::Table, TalkTo::Seat(4)] {
+            let t = ReplyTicket::talk(game, 2, 9, to, now);
+            let read = signer.verify(&signer.sign(user, &t), user, now).unwrap();
+            assert_eq!((read.talk, read.confirm), (Some(to), None));
+        }
+        // What is confirmed is signed: a talk token cannot be turned into a confirmation.
+        let talk = signer.sign(user, &ReplyTicket::talk(game, 2, 9, TalkTo::Table, now));
+        let mut bytes = data_encoding::BASE32_NOPAD
+            .decode(talk.to_ascii_uppercase().as_bytes())
+            .unwrap();
+        bytes[16 + 1 + 4 + 1] = 1;
         let forged = data_encoding::BASE32_NOPAD
             .encode(&bytes)
             .to_ascii_lowercase();

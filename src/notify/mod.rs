@@ -143,6 +143,12 @@ pub enum Notice {
     Reminder,
     /// Table talk: a message to the table or privately to the recipient.
     Message,
+    /// A deadline passed and a default was played for the player (what, in the answer).
+    TimedOut,
+    /// The player was marked absent: the bot plays their seat until they reply BACK.
+    Absent,
+    /// Someone took over the seat the player had left (sent to that player).
+    TakenOver,
 }
 
 impl Notice {
@@ -155,6 +161,9 @@ impl Notice {
             Notice::Answer => "answer",
             Notice::Reminder => "reminder",
             Notice::Message => "message",
+            Notice::TimedOut => "timed_out",
+            Notice::Absent => "absent",
+            Notice::TakenOver => "taken_over",
         }
     }
 }
@@ -173,6 +182,13 @@ pub struct Answer {
     /// The version of the game the answered mail showed (entries after it are described).
     #[serde(default)]
     pub since: Option<i64>,
+    /// A question: the mail's reply address takes `CONFIRM` for this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<crate::auth::reply::Confirm>,
+    /// The mail takes commands by reply even when it shows no choices (the answer to a
+    /// command, a notice that names one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub commands: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,7 +253,8 @@ pub fn wants(preference: &str, kind: &str) -> bool {
         ("all", _) => true,
         // Answers to a player's own mail go out whatever the preference: they asked.
         (_, "answer") => true,
-        ("turns", "your_turn" | "reminder") => true,
+        // What became of the player's own seat goes with the turns.
+        ("turns", "your_turn" | "reminder" | "timed_out" | "absent" | "taken_over") => true,
         _ => false,
     }
 }

@@ -30,17 +30,81 @@ pub enum Command {
     Status,
     /// The log, as I may see it.
     History,
-    /// No more game mail.
+    /// No more game mail, in any game.
     Unsubscribe,
+    /// Game mail again, in every game (undoes UNSUBSCRIBE).
+    Subscribe,
+    /// Leave the game: asks for CONFIRM first.
+    Resign,
+    /// The answer to RESIGN's question.
+    Confirm,
+    /// A vote to abandon the game.
+    Abort,
+    /// I am back: play my seat again after an absence.
+    Back,
+    /// A vacation for all my games, or its end.
+    Away(Away),
+    /// No more mail from this game (answers to my own mail still come).
+    Mute,
+    /// This game's mail again.
+    Unmute,
+    /// `TELL <player> <text>`: a private message to one player (the caller reads the name
+    /// and the text from the reply's new text).
+    Tell,
+}
+
+/// What `AWAY` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Away {
+    /// `AWAY 3`, `AWAY 3 days`: from now, for this many days.
+    Days(u32),
+    /// `AWAY UNTIL 2026-12-24`: until the start of that day (UTC).
+    Until(chrono::NaiveDate),
+    /// `AWAY OFF`: the vacation ends now.
+    Off,
+    /// `AWAY` with words it cannot read: the answer says how to write it.
+    Unreadable,
 }
 
 impl Command {
-    pub const ALL: [(&'static str, Command); 4] = [
+    /// The commands that are a word alone (`please` may follow).
+    pub const ALL: [(&'static str, Command); 11] = [
         ("HELP", Command::Help),
         ("STATUS", Command::Status),
         ("HISTORY", Command::History),
         ("UNSUBSCRIBE", Command::Unsubscribe),
+        ("SUBSCRIBE", Command::Subscribe),
+        ("RESIGN", Command::Resign),
+        ("CONFIRM", Command::Confirm),
+        ("ABORT", Command::Abort),
+        ("BACK", Command::Back),
+        ("MUTE", Command::Mute),
+        ("UNMUTE", Command::Unmute),
     ];
+}
+
+/// `AWAY`'s words after the command: `3`, `3 days`, `until 2026-12-24`, `off`.
+fn read_away(rest: &[&str]) -> Away {
+    let lower: Vec<String> = rest
+        .iter()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+                .to_ascii_lowercase()
+        })
+        .filter(|w| !w.is_empty() && w != "please" && w != "for")
+        .collect();
+    match lower
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["off"] | ["end"] | ["stop"] => Away::Off,
+        [n] | [n, "day" | "days"] => n.parse().map_or(Away::Unreadable, Away::Days),
+        ["until", date] => chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
+            .map_or(Away::Unreadable, Away::Until),
+        _ => Away::Unreadable,
+    }
 }
 
 /// Phrases that end the new text when a line starts with one (lower case).
@@ -215,6 +279,14 @@ pub fn read_line(line: &str) -> Answer {
         .filter(|w| !w.is_empty())
         .collect();
     if let Some((first, rest)) = words.split_first() {
+        if first.eq_ignore_ascii_case("away") {
+            // The date keeps its dashes: read the line's own words, not the trimmed ones.
+            let raw: Vec<&str> = line.split_whitespace().skip(1).collect();
+            return Answer::Command(Command::Away(read_away(&raw)));
+        }
+        if first.eq_ignore_ascii_case("tell") && !rest.is_empty() {
+            return Answer::Command(Command::Tell);
+        }
         for (word, command) in Command::ALL {
             if first.eq_ignore_ascii_case(word)
                 && rest.iter().all(|w| w.eq_ignore_ascii_case("please"))
@@ -379,6 +451,39 @@ mod tests {
         // A word that only starts with "say" is not the command.
         assert_eq!(answer("Sayings"), Answer::Words("Sayings".into()));
         assert_eq!(answer("3\nsay hi"), Answer::Number(3));
+    }
+
+    #[test]
+    fn seat_commands_are_read_with_their_words() {
+        for (line, command) in [
+            ("RESIGN", Command::Resign),
+            ("confirm", Command::Confirm),
+            ("Abort.", Command::Abort),
+            ("back please", Command::Back),
+            ("MUTE", Command::Mute),
+            ("unmute", Command::Unmute),
+            ("Subscribe", Command::Subscribe),
+            ("AWAY 3", Command::Away(Away::Days(3))),
+            ("away for 3 days.", Command::Away(Away::Days(3))),
+            ("AWAY OFF", Command::Away(Away::Off)),
+            (
+                "away until 2026-12-24",
+                Command::Away(Away::Until(
+                    chrono::NaiveDate::from_ymd_opt(2026, 12, 24).unwrap(),
+                )),
+            ),
+            ("AWAY next week", Command::Away(Away::Unreadable)),
+            ("AWAY", Command::Away(Away::Unreadable)),
+            ("TELL Bea good move", Command::Tell),
+        ] {
+            assert_eq!(read_line(line), Answer::Command(command), "{line}");
+        }
+        // A lone TELL names nobody: it is words, as before.
+        assert_eq!(read_line("tell"), Answer::Words("tell".into()));
+        assert_eq!(
+            read_line("back the wizard"),
+            Answer::Words("back the wizard".into())
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use super::submit::Play;
 use super::{Result, ServiceError, Services};
-use crate::notify::{Compose, Notice};
+use crate::notify::{Answer, Compose, Notice, Show};
 use crate::rules::Waiting;
 use crate::store::clocks::{self as store_clocks, Deadline};
 use crate::store::models::{EventKind, Game, GameStatus, SeatPlayer, User};
@@ -399,6 +399,9 @@ async fn time_out(
     let mut play = Play::new(game, state, game.version + 1, now).with_orders(players);
     let mut seats = store_clocks::seat_clocks(conn, game.id).await?;
     let mut robots = game.robots.clone();
+    let names = super::mail::names_by_seat(game, players);
+    // Each player whose time ran out is told what was played for them (issue 35).
+    let mut notices: Vec<(i32, Compose)> = vec![];
     for d in due {
         let seat = d.seat;
         let Ok(seat_index) = usize::try_from(seat) else {
@@ -437,6 +440,13 @@ async fn time_out(
             .ok_or_else(|| ServiceError::Unexpected(anyhow::anyhow!("no action for {seat}")))?;
             play.play_as(seat_index, 0, &action, EventKind::Timeout)?;
         }
+        let played = play
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.seat == Some(seat) && e.kind == EventKind::Timeout.as_str())
+            .map(|e| crate::rules::present::name_seats(&e.description, &names));
+        let mut told = timed_out_notice(seat, played);
         if let Some(sc) = seats.iter_mut().find(|s| s.seat == seat) {
             sc.timeouts += 1;
             if sc.timeouts >= settings.absent_after && sc.absent_since.is_none() {
@@ -453,9 +463,11 @@ async fn time_out(
                         sc.timeouts
                     ),
                 );
+                absent_notice(&mut told, sc.timeouts);
             }
             store_clocks::save_seat(conn, game.id, sc).await?;
         }
+        notices.push((seat, told));
     }
     if robots != game.robots {
         robots.sort_unstable();
@@ -464,8 +476,40 @@ async fn time_out(
     }
     play.run_robots(&game.robots)?;
     let before = game.to_act.clone();
-    play.commit(svc, conn, game, &before, players, users, vec![])
+    play.commit(svc, conn, game, &before, players, users, notices)
         .await
+}
+
+/// The mail to a player whose deadline passed: what was played for them, then the game as
+/// it is (with their next choices and deadline when they must decide again).
+fn timed_out_notice(seat: i32, played: Option<String>) -> Compose {
+    Compose {
+        answer: Some(Answer {
+            verdict: "Your time ran out: a default was played for you".into(),
+            lines: vec![match played {
+                Some(what) => format!("Played for you: {what}"),
+                None => "Nothing could be played for you.".into(),
+            }],
+            show: Show::Status,
+            since: None,
+            confirm: None,
+            commands: true,
+        }),
+        ..Compose::notice(seat, Notice::TimedOut)
+    }
+}
+
+/// The timeout mail of a player now marked absent: the bot plays for them until BACK.
+fn absent_notice(told: &mut Compose, timeouts: i32) {
+    told.notice = Notice::Absent;
+    if let Some(a) = told.answer.as_mut() {
+        a.verdict = "You are marked absent: the bot plays your seat".into();
+        a.lines.push(format!(
+            "You let {timeouts} decisions in a row time out, so from now on the bot plays your \
+             seat at once, at every decision, until you come back. Reply BACK to this mail to \
+             play your seat yourself again."
+        ));
+    }
 }
 
 /// The deadline worker: a [`tick`] and a round of the bot worker ([`super::robots::tick`])

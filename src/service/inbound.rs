@@ -300,10 +300,11 @@ async fn reply(
                     let orders = orders.unwrap_or(reply_text::Orders::Show);
                     standing_orders(svc, conn, &ticket, orders).await?
                 }
-                Typed::Command(command) => (
-                    Verdict::Command,
-                    run_command(conn, &user, command, &ticket).await?,
-                ),
+                Typed::Command(command) if super::mail_commands::handles(command) => {
+                    let text = reply_text::new_text(&body);
+                    super::mail_commands::run(svc, conn, &user, command, &ticket, &text).await?
+                }
+                Typed::Command(command) => (Verdict::Command, run_command(command, &ticket)),
                 Typed::Say(text) => talk(svc, conn, &user, &ticket, talk_to, &text).await?,
                 _ => match play(svc, conn, &ticket, &reply_text::lines(&body)).await? {
                     Played::Yes => {
@@ -354,54 +355,20 @@ fn answer_to(
             lines,
             show,
             since,
+            confirm: None,
+            commands: false,
         }),
         ..Compose::notice(seat, Notice::Answer)
     }
 }
 
-async fn run_command(
-    conn: &mut Conn,
-    user: &User,
-    command: Command,
-    ticket: &ReplyTicket,
-) -> Result<Compose> {
+/// STATUS and HISTORY; the other commands are `mail_commands`'.
+fn run_command(command: Command, ticket: &ReplyTicket) -> Compose {
     let seat = i32::from(ticket.seat);
-    let answer = match command {
-        Command::Help => answer_to(
-            seat,
-            "Help",
-            vec![
-                "Answer a turn mail with the number of your choice (or its words) on the \
-                 first line of your reply; everything below it is ignored."
-                    .into(),
-                "Or write one of these commands instead: STATUS (this game again), HISTORY \
-                 (its log, as you may see it), HELP (this), UNSUBSCRIBE (no more game mail)."
-                    .into(),
-                "To write to the whole table, start your reply with SAY and your message; \
-                 to answer table talk, reply to its mail."
-                    .into(),
-            ],
-            Show::Status,
-            Some(i64::from(ticket.version)),
-        ),
-        Command::Status => answer_to(seat, "Status", vec![], Show::Status, None),
+    match command {
         Command::History => answer_to(seat, "History", vec![], Show::History, None),
-        Command::Unsubscribe => {
-            store::users::set_preference(conn, user.id, "none").await?;
-            answer_to(
-                seat,
-                "Unsubscribed",
-                vec![
-                    "You will get no more game mail. Your games go on: you can still play \
-                     them through the API, and change this in your preferences."
-                        .into(),
-                ],
-                Show::None,
-                None,
-            )
-        }
-    };
-    Ok(answer)
+        _ => answer_to(seat, "Status", vec![], Show::Status, None),
+    }
 }
 
 /// `ORDERS` by mail: shows, clears or sets the seat's standing orders ([`super::orders`]); the
@@ -576,10 +543,8 @@ async fn play(
         );
     }
     if !game.to_act.contains(&seat) {
-        return refuse(
-            "Refused: it is not your decision now",
-            vec!["Your reply was not played; you will get a mail when it is your turn.".into()],
-        );
+        let why = super::mail_commands::not_your_decision(conn, &game, seat).await?;
+        return refuse("Refused: it is not your decision now", why);
     }
     let Some(snapshot) = &game.state else {
         return refuse("Refused: nothing to choose now", vec![]);

@@ -167,8 +167,15 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         return Ok(Composed::Skip("the account is gone".into()));
     };
     let seat = compose.seat;
-    if seat_of(&players, user.id) != Some(seat) {
+    // A taken-over seat's notice goes to the player who left it, and shows nothing of it.
+    let left = compose.notice == Notice::TakenOver;
+    if seat_of(&players, user.id) != Some(seat) && !left {
         return Ok(Composed::Skip("the seat is no longer this player's".into()));
+    }
+    if compose.notice != Notice::Answer
+        && store::mutes::is_muted(&mut conn, game.id, user.id).await?
+    {
+        return Ok(Composed::Skip("the player muted this game".into()));
     }
     let talk = match (compose.notice, compose.message) {
         (Notice::Message, Some(id)) => match store::messages::get(&mut conn, game.id, id).await? {
@@ -188,6 +195,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     };
     // Talk (and answers to it) may come before the game starts: then there is no table.
     let state = match &game.state {
+        _ if left => None,
         Some(snapshot) => Some(svc.load_state(&game, snapshot)?),
         None if talk.is_some() || compose.notice == Notice::Answer => None,
         None => return Ok(Composed::Skip("the game has not started".into())),
@@ -221,7 +229,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         .unwrap_or(shown);
     // Table talk shows the message and the table, not what happened since the last mail: it
     // does not stand for a turn mail (which is still sent, and says it).
-    let (entries, total) = if talk.is_some() {
+    let (entries, total) = if talk.is_some() || left {
         (vec![], 0)
     } else {
         store::events::latest_after(&mut conn, game.id, since, SINCE_ENTRIES).await?
@@ -239,7 +247,12 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
     } else {
         None
     };
-    let history = if show == Show::History {
+    let absent = game.robots.contains(&seat)
+        && store::clocks::seat_clocks(&mut conn, game.id)
+            .await?
+            .iter()
+            .any(|s| s.seat == seat && s.absent_since.is_some());
+    let history = if show == Show::History && !left {
         let all = store::events::all(&mut conn, game.id).await?;
         Some(history_lines(&all, viewer, &names))
     } else {
@@ -275,6 +288,7 @@ pub async fn compose(svc: &Services, row: &OutboxRow, compose: &Compose) -> Resu
         thread: thread_id(svc, game.id),
         deadline,
         pictures: user.mail_pictures,
+        absent,
     };
     let mail = letter
         .write(|ticket| reply::address(&svc.mail.reply_to, &svc.replies.sign(user.id, &ticket)))?;
@@ -326,6 +340,9 @@ pub struct Letter<'a> {
     pub deadline: Option<chrono::DateTime<Utc>>,
     /// Whether the HTML part shows the board as a picture (the recipient's setting).
     pub pictures: bool,
+    /// Whether the recipient is marked absent in this game (the bot plays their seat until
+    /// they reply BACK).
+    pub absent: bool,
 }
 
 /// The grouped choices as the templates show them: each with its number, its words and its
@@ -363,9 +380,18 @@ impl Letter<'_> {
             .filter(|_| self.pictures)
             .and_then(|s| s.picture(viewer, self.names));
         let talking = matches!(game.status(), GameStatus::Open | GameStatus::Active);
-        let (reply_to, choices) = match (usize::try_from(seat), self.state, &self.talk) {
+        let active = game.status() == GameStatus::Active;
+        let confirm = self.answer.and_then(|a| a.confirm).filter(|_| active);
+        // Mail that names a command takes it by reply, even when it shows no choices.
+        let commands = self.answer.is_some_and(|a| a.commands)
+            || matches!(self.notice, Notice::TimedOut | Notice::Absent);
+        let (reply_to, choices) = match (usize::try_from(seat), self.state, &self.talk, confirm) {
+            (Ok(s), _, None, Some(what)) => {
+                let ticket = ReplyTicket::confirm(game.id, s, game.version, what, Utc::now());
+                (Some(reply_address(ticket)), Value::Array(vec![]))
+            }
             // A reply to table talk posts a message: back to the sender of a private one.
-            (Ok(s), _, Some(talk)) if talking => {
+            (Ok(s), _, Some(talk), _) if talking => {
                 let to = match (talk.private, u8::try_from(talk.from_seat)) {
                     (true, Ok(from)) => TalkTo::Seat(from),
                     _ => TalkTo::Table,
@@ -373,7 +399,7 @@ impl Letter<'_> {
                 let ticket = ReplyTicket::talk(game.id, s, game.version, to, Utc::now());
                 (Some(reply_address(ticket)), Value::Array(vec![]))
             }
-            (Ok(s), Some(state), None) if waiting && show != Show::None => {
+            (Ok(s), Some(state), None, _) if waiting && show != Show::None => {
                 let (legal, groups) = state.choices(s, self.names);
                 let ticket = ReplyTicket::new(
                     game.id,
@@ -383,6 +409,17 @@ impl Letter<'_> {
                     Utc::now(),
                 );
                 (Some(reply_address(ticket)), with_notation(&groups, &legal))
+            }
+            (Ok(s), _, None, _) if commands && active && self.notice != Notice::TakenOver => {
+                let none: [serde_json::Value; 0] = [];
+                let ticket = ReplyTicket::new(
+                    game.id,
+                    s,
+                    game.version,
+                    choices_fingerprint(none.iter()),
+                    Utc::now(),
+                );
+                (Some(reply_address(ticket)), Value::Array(vec![]))
             }
             _ => (None, Value::Array(vec![])),
         };
@@ -397,7 +434,21 @@ impl Letter<'_> {
         let subject = match (self.notice, self.answer) {
             (Notice::Answer, Some(a)) => format!("{game_name} {short_id}: {}", a.verdict),
             (Notice::GameStarted, _) => format!("{game_name} {short_id}: the game has started"),
+            (Notice::GameOver, _) if game.status() == GameStatus::Abandoned => {
+                format!("{game_name} {short_id}: the game is abandoned")
+            }
             (Notice::GameOver, _) => format!("{game_name} {short_id}: game over"),
+            (Notice::TimedOut, _) => format!(
+                "{game_name} {short_id}: your time ran out, {}",
+                self.recipient
+            ),
+            (Notice::Absent, _) => format!(
+                "{game_name} {short_id}: the bot plays for you, {}",
+                self.recipient
+            ),
+            (Notice::TakenOver, _) => {
+                format!("{game_name} {short_id}: someone took over your seat")
+            }
             (Notice::Reminder, _) => format!(
                 "{game_name} {short_id}: reminder, your turn, {}",
                 self.recipient
@@ -436,6 +487,9 @@ impl Letter<'_> {
             "deadline": self.deadline.filter(|_| waiting).map(|d| d.format("%a %-d %b %Y, %H:%M UTC").to_string()),
             "waiting": waiting,
             "finished": finished,
+            "abandoned": game.status() == GameStatus::Abandoned,
+            "robot": active && game.robots.contains(&seat),
+            "absent": self.absent,
             "players": self.players
                 .iter()
                 .map(|p| json!({"seat": p.seat, "name": p.display_name}))
@@ -446,10 +500,7 @@ impl Letter<'_> {
                 .unwrap_or_default(),
             "seed": finished.then(|| hex::encode(&game.seed)),
             "history": self.history,
-            "commands": notify::reply_text::Command::ALL
-                .iter()
-                .map(|(w, _)| *w)
-                .collect::<Vec<_>>(),
+            "commands": ["HELP", "STATUS", "HISTORY"],
             "unsubscribe_url": self.unsubscribe_url,
         });
         let (text, html) = templates::render("game", &ctx)?;

@@ -271,6 +271,7 @@ fn write(
         thread: "<turnpost.game.7e570000@turnpost.example.com>".into(),
         deadline: None,
         pictures,
+        absent: false,
     };
     let mail = letter
         .write(|_| format!("play+{}@turnpost.example.com", "a".repeat(52)))

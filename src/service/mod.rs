@@ -12,6 +12,7 @@ pub mod inbound;
 pub mod invitations;
 pub mod limits;
 pub mod mail;
+pub mod mail_commands;
 pub mod mail_sizes;
 pub mod messages;
 pub mod orders;

@@ -14,7 +14,7 @@ use super::games::{deadlines_of, game_view_with, seat_of};
 use super::submit::{Play, lifecycle_event};
 use super::views::GameView;
 use super::{Result, ServiceError, Services};
-use crate::notify::{Compose, Notice};
+use crate::notify::{Answer, Compose, Notice, Show};
 use crate::rules::Outcome;
 use crate::store::clocks::{self as store_clocks, SeatClock};
 use crate::store::models::{EventKind, Game, GameStatus, GameUpdate, SeatPlayer, User};
@@ -80,6 +80,16 @@ async fn set_robots(conn: &mut Conn, game: &mut Game, robots: Vec<i32>) -> Resul
 /// `POST /v1/games/{id}/back`: a player marked absent plays their own seat again.
 pub async fn back(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView> {
     let mut conn = svc.conn().await?;
+    back_in(svc, &mut conn, user, game_id).await
+}
+
+/// [`back`] on `conn` (in a savepoint when it is already in a transaction: a reply by mail).
+pub async fn back_in(
+    svc: &Services,
+    conn: &mut Conn,
+    user: Uuid,
+    game_id: Uuid,
+) -> Result<GameView> {
     conn.transaction::<_, ServiceError, _>(async |conn| {
         let ((mut game, players, users), seat) = lock_seat(conn, user, game_id).await?;
         let (game, players, users) = (&mut game, &players[..], &users[..]);
@@ -119,6 +129,16 @@ pub async fn back(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView>
 /// plays the seat to the end.
 pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView> {
     let mut conn = svc.conn().await?;
+    resign_in(svc, &mut conn, user, game_id).await
+}
+
+/// [`resign`] on `conn` (in a savepoint when it is already in a transaction: a reply by mail).
+pub async fn resign_in(
+    svc: &Services,
+    conn: &mut Conn,
+    user: Uuid,
+    game_id: Uuid,
+) -> Result<GameView> {
     conn.transaction::<_, ServiceError, _>(async |conn| {
         let ((mut game, players, users), seat) = lock_seat(conn, user, game_id).await?;
         let (game, players, users) = (&mut game, &players[..], &users[..]);
@@ -170,6 +190,16 @@ pub async fn resign(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameVie
 /// game (not a bot, not resigned) has voted, the game is abandoned.
 pub async fn abort(svc: &Services, user: Uuid, game_id: Uuid) -> Result<GameView> {
     let mut conn = svc.conn().await?;
+    abort_in(svc, &mut conn, user, game_id).await
+}
+
+/// [`abort`] on `conn` (in a savepoint when it is already in a transaction: a reply by mail).
+pub async fn abort_in(
+    svc: &Services,
+    conn: &mut Conn,
+    user: Uuid,
+    game_id: Uuid,
+) -> Result<GameView> {
     conn.transaction::<_, ServiceError, _>(async |conn| {
         let ((mut game, players, users), seat) = lock_seat(conn, user, game_id).await?;
         let (game, players, users) = (&mut game, &players[..], &users[..]);
@@ -291,6 +321,7 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
             )));
         }
         let before = name_of(&players, seat);
+        let left_by = sc.user_id;
         *sc = SeatClock {
             seat,
             user_id: user,
@@ -320,9 +351,54 @@ pub async fn take_over(svc: &Services, user: Uuid, game_id: Uuid, seat: i64) -> 
         let to_act = game.to_act.clone();
         play.commit(svc, conn, &mut game, &to_act, &players, &users, vec![])
             .await?;
+        tell_who_left(svc, conn, &game, seat, left_by, &name_of(&players, seat)).await?;
         answer(conn, &game).await
     })
     .await
+}
+
+/// Tells the player who left `seat` (absent or resigned) that `taker` took it over.
+async fn tell_who_left(
+    svc: &Services,
+    conn: &mut Conn,
+    game: &Game,
+    seat: i32,
+    left_by: Uuid,
+    taker: &str,
+) -> Result<()> {
+    let Some(user) = store::users::by_id(conn, left_by).await? else {
+        return Ok(());
+    };
+    let former = [SeatPlayer {
+        seat,
+        user_id: user.id,
+        display_name: user.display_name.clone(),
+        vacation: None,
+    }];
+    let notice = Compose {
+        answer: Some(Answer {
+            verdict: format!("{taker} took over your seat"),
+            lines: vec![
+                "You had left it (absent or resigned), so another player may take it: they \
+                 play it from now on, and you get no more mail from this game."
+                    .into(),
+            ],
+            show: Show::None,
+            since: None,
+            confirm: None,
+            commands: false,
+        }),
+        ..Compose::notice(seat, Notice::TakenOver)
+    };
+    let rows = super::mail::game_mail(
+        svc,
+        game,
+        &former,
+        std::slice::from_ref(&user),
+        &[(seat, notice)],
+    )?;
+    store::outbox::enqueue(conn, &rows).await?;
+    Ok(())
 }
 
 /// A player's vacation: their clocks stand still from `from` to `until`.
@@ -394,8 +470,18 @@ pub async fn set_vacation(
     user: Uuid,
     wanted: Option<Vacation>,
 ) -> Result<VacationView> {
-    let now = svc.clock.now();
     let mut conn = svc.conn().await?;
+    set_vacation_in(svc, &mut conn, user, wanted).await
+}
+
+/// [`set_vacation`] on `conn` (in a savepoint when it is already in a transaction).
+pub async fn set_vacation_in(
+    svc: &Services,
+    conn: &mut Conn,
+    user: Uuid,
+    wanted: Option<Vacation>,
+) -> Result<VacationView> {
+    let now = svc.clock.now();
     conn.transaction::<_, ServiceError, _>(async |conn| {
         let row = store_clocks::vacation(conn, user)
             .await?

@@ -15,6 +15,7 @@ pub mod inbound;
 pub mod invitations;
 pub mod messages;
 pub mod models;
+pub mod mutes;
 pub mod outbox;
 pub mod robots;
 pub mod schema;

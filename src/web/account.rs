@@ -1,4 +1,5 @@
-//! Account pages: the address-verification link, and settings (display name, mail, address).
+//! Account pages: the address-verification link, and settings (display name, mail, address,
+//! vacation).
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -8,6 +9,7 @@ use serde_json::json;
 use super::pages::{form_sender, me, me_json, page, see_other, to_sign_in};
 use super::session;
 use super::{PageError, render};
+use crate::service::seats::{self, VACATION_DAYS_PER_YEAR, Vacation};
 use crate::service::{ServiceError, Services, users};
 
 type Page = Result<HttpResponse, PageError>;
@@ -59,6 +61,7 @@ pub async fn settings(req: HttpRequest, svc: web::Data<Services>) -> Page {
         return Ok(to_sign_in("/settings"));
     };
     let csrf = session::csrf(&req, &svc);
+    let vacation = seats::vacation(&svc, user.id).await?;
     let body = render(
         "settings.html",
         &json!({
@@ -68,6 +71,9 @@ pub async fn settings(req: HttpRequest, svc: web::Data<Services>) -> Page {
             "pictures": user.mail_pictures,
             "saved": req.query_string().contains("saved=1"),
             "sent": req.query_string().contains("sent=1"),
+            "away_from": vacation.vacation.as_ref().map(|v| v.from.format("%a %-d %b %Y, %H:%M UTC").to_string()),
+            "away_until": vacation.vacation.as_ref().map(|v| v.until.format("%a %-d %b %Y, %H:%M UTC").to_string()),
+            "days_left": vacation.days_left,
         }),
     )?;
     Ok(page(StatusCode::OK, body, &csrf))
@@ -138,6 +144,53 @@ pub async fn resend_verification(
     };
     match users::resend_verification(&svc, user.id).await {
         Ok(()) | Err(ServiceError::WrongStatus(_)) => Ok(see_other("/settings?sent=1")),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct VacationForm {
+    #[serde(default)]
+    csrf: String,
+    /// Days from now (1 to 30).
+    days: Option<String>,
+    /// Present: the vacation ends now.
+    end: Option<String>,
+}
+
+/// `POST /settings/vacation`: a vacation of `days` from now, in all the player's games, or
+/// (`end`) its end now. The same use case as `PUT`/`DELETE /v1/me/vacation` and `AWAY` by mail.
+pub async fn vacation(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<VacationForm>,
+) -> Page {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
+        return Ok(to_sign_in("/settings"));
+    };
+    let refused = |m: String| PageError::new(StatusCode::UNPROCESSABLE_ENTITY, "Not saved", m);
+    let wanted = if form.end.is_some() {
+        None
+    } else {
+        let days = form
+            .days
+            .as_deref()
+            .and_then(|d| d.trim().parse::<i64>().ok())
+            .filter(|d| (1..=i64::from(VACATION_DAYS_PER_YEAR)).contains(d))
+            .ok_or_else(|| {
+                refused(format!(
+                    "a vacation is 1 to {VACATION_DAYS_PER_YEAR} days: write the number of days"
+                ))
+            })?;
+        let from = svc.clock.now();
+        Some(Vacation {
+            from,
+            until: from + chrono::Duration::days(days),
+        })
+    };
+    match seats::set_vacation(&svc, user.id, wanted).await {
+        Ok(_) => Ok(see_other("/settings?saved=1")),
+        Err(ServiceError::Invalid(m)) => Err(refused(m)),
         Err(e) => Err(e.into()),
     }
 }

@@ -37,6 +37,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("log.html", include_str!("templates/log.html")),
     ("error.html", include_str!("templates/error.html")),
     ("message.html", include_str!("templates/message.html")),
+    ("resign.html", include_str!("templates/resign.html")),
     ("settings.html", include_str!("templates/settings.html")),
     ("new_game.html", include_str!("templates/new_game.html")),
 ];
@@ -289,6 +290,7 @@ pub const PAGE_METHODS: &[(&str, &[&str])] = &[
     ("/verify", &["GET"]),
     ("/settings", &["GET", "POST"]),
     ("/settings/verification", &["POST"]),
+    ("/settings/vacation", &["POST"]),
     ("/games/new", &["GET", "POST"]),
     ("/games/{id}/join", &["POST"]),
     ("/games/{id}/seat/{what}", &["POST"]),
@@ -317,6 +319,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/settings/verification",
             web::post().to(account::resend_verification),
         )
+        .route("/settings/vacation", web::post().to(account::vacation))
         .route("/games/new", web::get().to(tables::new_game_page))
         .route("/games/new", web::post().to(tables::create))
         .route("/games/{id}/join", web::post().to(tables::join))

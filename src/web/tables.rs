@@ -242,19 +242,42 @@ pub async fn join(
     Ok(see_other(&format!("/games/{id}")))
 }
 
-/// `POST /games/{id}/seat/{what}`: the seated player comes back (`back`), resigns (`resign`)
-/// or votes to abort (`abort`); then the game page.
+#[derive(Deserialize)]
+pub struct SeatForm {
+    #[serde(default)]
+    csrf: String,
+    /// `yes` once the player confirmed a resignation.
+    sure: Option<String>,
+}
+
+/// `POST /games/{id}/seat/{what}`: the seated player comes back (`back`), resigns (`resign`:
+/// a page asks first, and only its `sure=yes` resigns) or votes to abort (`abort`); then the
+/// game page.
 pub async fn seat_action(
     req: HttpRequest,
     svc: web::Data<Services>,
     path: web::Path<(String, String)>,
-    form: web::Form<JoinForm>,
+    form: web::Form<SeatForm>,
 ) -> Page {
     let (id, what) = path.into_inner();
     let id: Uuid = id.parse().map_err(|_| PageError::not_found())?;
     let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in(&format!("/games/{id}")));
     };
+    if what == "resign" && form.sure.as_deref() != Some("yes") {
+        let game = games::get(&svc, id).await?;
+        let then = if game.seats.len() == 2 {
+            "The other player then wins the game."
+        } else {
+            "The bot then plays your seat to the end of the game."
+        };
+        let csrf = session::csrf(&req, &svc);
+        let body = render(
+            "resign.html",
+            &json!({"id": id, "then": then, "csrf": csrf.token, "me": me_json(&user)}),
+        )?;
+        return Ok(page(StatusCode::OK, body, &csrf));
+    }
     match what.as_str() {
         "back" => crate::service::seats::back(&svc, user.id, id).await?,
         "resign" => crate::service::seats::resign(&svc, user.id, id).await?,

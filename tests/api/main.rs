@@ -19,6 +19,7 @@ mod helpers;
 mod hot;
 mod limits;
 mod mail;
+mod mail_commands;
 mod mailbox;
 mod monsters_and_magic;
 mod notify;

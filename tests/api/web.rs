@@ -1144,6 +1144,17 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
         ))
         .await;
     b.click(&resign).await;
+    // Resigning asks first (issue 35): nothing happens until the player says yes.
+    b.wait_for("#resign-title").await;
+    let page = b.text_of_page().await;
+    assert!(page.contains("Do you really want to resign?"), "{page}");
+    let sure = b
+        .wait_for(&format!(
+            "form[action='/games/{}/seat/resign'] button",
+            id.as_str().unwrap()
+        ))
+        .await;
+    b.click(&sure).await;
     b.wait_for("p.outcome").await;
     let page = b.text_of_page().await;
     assert!(page.contains("Solo resigned; Bot 1 wins"), "{page}");
