@@ -88,12 +88,20 @@ mod tests {
             "choices": [{"title": "Cards", "choices": [{"number": 1, "label": "Play <Fire>"}]}],
             "reply": true, "waiting_for": [], "waiting": true, "finished": false,
             "commands": ["HELP", "STATUS"],
-            "game": {"inviter": "<Ann & co>", "game_name": "Bag of Fate", "summary": "s", "seats": 2,
-                     "seat": 2, "players": ["<Ann & co>"], "open_seats": 1, "clock": "No clock",
-                     "options": ["<Ann & co>"]},
-            "page_url": "http://h/invitation?token=t", "email": "b@x.test",
-            "verdict": "<Ann & co> joined", "lines": ["<Ann & co>"], "link": "http://h/g", "link_text": "The game",
         });
+        // The invitation's and its answers' own fields (json! alone would nest too deep).
+        let extra = json!({
+            "game": {"inviter": "<Ann & co>", "game_name": "Bag of Fate", "summary": "s",
+                     "seats": 2, "seat": 2, "players": ["<Ann & co>"], "open_seats": 1,
+                     "clock": "No clock", "options": ["<Ann & co>"]},
+            "page_url": "http://h/invitation?token=t", "email": "b@x.test",
+            "verdict": "<Ann & co> joined", "lines": ["<Ann & co>"], "link": "http://h/g",
+            "link_text": "The game",
+        });
+        let mut ctx = ctx;
+        if let (Some(ctx), Some(extra)) = (ctx.as_object_mut(), extra.as_object()) {
+            ctx.extend(extra.clone());
+        }
         for kind in [
             "game",
             "invitation",
