@@ -282,7 +282,7 @@ async fn a_newcomer_accepts_on_the_invitation_page_in_a_browser_and_lands_on_the
     let players = verified_players(&app, &["Bea", "Gus"]).await;
     let (bea, gus) = (&players[0], &players[1]);
     let nina = "nina@example.test";
-    let game = invited_game(&app, bea, &[nina, &gus.email]).await;
+    let game = invited_game(&app, bea, &[nina, gus.email.as_str()]).await;
     let invitation = wait_for_text(&smtp, nina, 0, "invites you").await;
     let link = page_link(&app, &invitation);
 
