@@ -19,6 +19,12 @@
 //! A reply that confirms a question (RESIGN's "are you sure?") has the same flag and, in the
 //! fingerprint's second byte, what it confirms ([`Confirm`]); talk tokens always have 0 there,
 //! so they read as before too.
+//! A reply to an invitation accepts or declines it: its token has the seat byte
+//! [`INVITATION`] (no seat or talk token has it: seats are below 127), the invitation's id in
+//! place of the game, zeros for the version and choices, and a MAC under a key of its own (the
+//! invitee may have no account to sign for; the invitation names its address). A seat token
+//! never reads as an invitation token nor the other way round ([`ReplySigner::read`] refuses
+//! one, [`ReplySigner::verify_invitation`] the other).
 
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, KeyInit, Mac};
@@ -39,6 +45,8 @@ pub const MAX_LOCAL: usize = 64 - 1 - TOKEN_CHARS;
 pub const TTL_DAYS: i64 = 90;
 /// The seat byte's flag of a table-talk token.
 const TALK: u8 = 0x80;
+/// The seat byte of an invitation token.
+const INVITATION: u8 = 0xFF;
 
 /// Days since 2020-01-01 (the token's clock).
 fn day(at: DateTime<Utc>) -> i64 {
@@ -105,10 +113,20 @@ pub enum TokenError {
     Expired,
 }
 
+/// What an invitation's reply token says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvitationTicket {
+    pub invitation: Uuid,
+    /// The day the invitation was mailed ([`day`]).
+    pub issued: u16,
+}
+
 /// Signs and checks reply tokens.
 #[derive(Clone)]
 pub struct ReplySigner {
     key: [u8; 32],
+    /// The key of invitation tokens.
+    invitations: [u8; 32],
 }
 
 /// A fingerprint of a numbered list of choices (their JSON, in order): a reply to an older
@@ -140,13 +158,65 @@ fn hmac(key: &[u8], parts: &[&[u8]]) -> HmacSha256 {
 impl ReplySigner {
     /// A signer whose key is derived from the server secret (so no second secret to keep).
     pub fn new(secret: &[u8]) -> Self {
-        let mut key = [0u8; 32];
-        key.copy_from_slice(
-            &hmac(secret, &[b"turnpost reply-to tokens v1"])
-                .finalize()
-                .into_bytes(),
-        );
-        ReplySigner { key }
+        let derive = |label: &[u8]| {
+            let mut key = [0u8; 32];
+            key.copy_from_slice(&hmac(secret, &[label]).finalize().into_bytes());
+            key
+        };
+        ReplySigner {
+            key: derive(b"turnpost reply-to tokens v1"),
+            invitations: derive(b"turnpost invitation reply tokens v1"),
+        }
+    }
+
+    /// The token of the reply address of `invitation`'s mail, sent at `now`.
+    pub fn sign_invitation(&self, invitation: Uuid, now: DateTime<Utc>) -> String {
+        let mut bytes = Vec::with_capacity(BODY + MAC);
+        bytes.extend_from_slice(invitation.as_bytes());
+        bytes.push(INVITATION);
+        bytes.extend_from_slice(&[0; 4 + FINGERPRINT]);
+        let issued = u16::try_from(day(now).max(0)).unwrap_or(u16::MAX);
+        bytes.extend_from_slice(&issued.to_be_bytes());
+        let full = hmac(&self.invitations, &[&bytes]).finalize().into_bytes();
+        bytes.extend_from_slice(&full[..MAC]);
+        data_encoding::BASE32_NOPAD
+            .encode(&bytes)
+            .to_ascii_lowercase()
+    }
+
+    /// Whether `token` claims to be an invitation's (unchecked: only which reader to use).
+    pub fn is_invitation(token: &str) -> bool {
+        data_encoding::BASE32_NOPAD
+            .decode(token.trim().to_ascii_uppercase().as_bytes())
+            .is_ok_and(|b| b.len() == BODY + MAC && b.get(16) == Some(&INVITATION))
+    }
+
+    /// The ticket, if `token` is an invitation token we signed that has not expired at `now`
+    /// (the invitation itself may expire sooner: its row says when).
+    pub fn verify_invitation(
+        &self,
+        token: &str,
+        now: DateTime<Utc>,
+    ) -> Result<InvitationTicket, TokenError> {
+        let bytes = data_encoding::BASE32_NOPAD
+            .decode(token.trim().to_ascii_uppercase().as_bytes())
+            .map_err(|_| TokenError::Malformed)?;
+        if bytes.len() != BODY + MAC || bytes.get(16) != Some(&INVITATION) {
+            return Err(TokenError::Malformed);
+        }
+        let (body, mac) = bytes.split_at(BODY);
+        hmac(&self.invitations, &[body])
+            .verify_truncated_left(mac)
+            .map_err(|_| TokenError::BadSignature)?;
+        let invitation = Uuid::from_slice(&body[..16]).map_err(|_| TokenError::Malformed)?;
+        let mut issued = [0u8; 2];
+        issued.copy_from_slice(&body[BODY - 2..]);
+        let issued = u16::from_be_bytes(issued);
+        let age = day(now) - i64::from(issued);
+        if !(-1..=TTL_DAYS).contains(&age) {
+            return Err(TokenError::Expired);
+        }
+        Ok(InvitationTicket { invitation, issued })
     }
 
     fn mac(&self, user: Uuid, body: &[u8]) -> [u8; MAC] {
@@ -191,6 +261,9 @@ impl ReplySigner {
         let take = |from: usize, n: usize| bytes.get(from..from + n).ok_or(TokenError::Malformed);
         let game = Uuid::from_slice(take(0, 16)?).map_err(|_| TokenError::Malformed)?;
         let seat = *take(16, 1)?.first().ok_or(TokenError::Malformed)?;
+        if seat == INVITATION {
+            return Err(TokenError::Malformed);
+        }
         let mut version = [0u8; 4];
         version.copy_from_slice(take(17, 4)?);
         let mut choices = [0u8; FINGERPRINT];
@@ -457,6 +530,58 @@ mod tests {
         assert_eq!(
             signer.verify(&forged, user, now),
             Err(TokenError::BadSignature)
+        );
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn invitation_tokens_and_seat_tokens_never_read_as_each_other() {
+        let signer = ReplySigner::new(b"0123456789abcdef0123456789abcdef");
+        let now = Utc::now();
+        let invitation = Uuid::new_v4();
+        let token = signer.sign_invitation(invitation, now);
+        assert_eq!(token.len(), TOKEN_CHARS);
+        assert!(ReplySigner::is_invitation(&token));
+        let read = signer.verify_invitation(&token.to_ascii_uppercase(), now);
+        assert_eq!(read.map(|t| t.invitation), Ok(invitation));
+        // An invitation token is no seat token, whoever it is checked for.
+        assert_eq!(ReplySigner::read(&token), Err(TokenError::Malformed));
+        assert_eq!(
+            signer.verify(&token, invitation, now),
+            Err(TokenError::Malformed)
+        );
+        // Seat and talk tokens (issued before invitations had tokens) are no invitations.
+        let user = Uuid::new_v4();
+        for t in [
+            ticket(now),
+            ReplyTicket::talk(invitation, 6, 3, TalkTo::Seat(5), now),
+        ] {
+            let seat_token = signer.sign(user, &t);
+            assert!(!ReplySigner::is_invitation(&seat_token));
+            assert_eq!(
+                signer.verify_invitation(&seat_token, now),
+                Err(TokenError::Malformed)
+            );
+        }
+        // Forged: another key, any one character changed, or too old.
+        let other = ReplySigner::new(b"another key, another key, another");
+        assert_eq!(
+            other.verify_invitation(&token, now),
+            Err(TokenError::BadSignature)
+        );
+        for i in 0..token.len() {
+            let mut t: Vec<u8> = token.clone().into_bytes();
+            t[i] = if t[i] == b'a' { b'b' } else { b'a' };
+            let altered = String::from_utf8(t).unwrap();
+            assert!(
+                signer.verify_invitation(&altered, now).is_err(),
+                "altered at {i}"
+            );
+        }
+        let later = now + chrono::Duration::days(TTL_DAYS + 2);
+        assert_eq!(
+            signer.verify_invitation(&token, later),
+            Err(TokenError::Expired)
         );
     }
 

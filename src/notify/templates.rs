@@ -21,6 +21,14 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("invitation.txt", include_str!("templates/invitation.txt")),
     ("invitation.html", include_str!("templates/invitation.html")),
     (
+        "invitation_note.txt",
+        include_str!("templates/invitation_note.txt"),
+    ),
+    (
+        "invitation_note.html",
+        include_str!("templates/invitation_note.html"),
+    ),
+    (
         "verify_email.txt",
         include_str!("templates/verify_email.txt"),
     ),
@@ -81,12 +89,28 @@ mod tests {
             "reply": true, "waiting_for": [], "waiting": true, "finished": false,
             "commands": ["HELP", "STATUS"],
         });
-        for kind in ["game", "invitation", "verify_email", "sign_in"] {
+        // The invitation's and its answers' own fields (json! alone would nest too deep).
+        let extra = json!({
+            "game": {"inviter": "<Ann & co>", "game_name": "Bag of Fate", "summary": "s",
+                     "seats": 2, "seat": 2, "players": ["<Ann & co>"], "open_seats": 1,
+                     "clock": "No clock", "options": ["<Ann & co>"]},
+            "page_url": "http://h/invitation?token=t", "email": "b@x.test",
+            "verdict": "<Ann & co> joined", "lines": ["<Ann & co>"], "link": "http://h/g",
+            "link_text": "The game",
+        });
+        let mut ctx = ctx;
+        if let (Some(ctx), Some(extra)) = (ctx.as_object_mut(), extra.as_object()) {
+            ctx.extend(extra.clone());
+        }
+        for kind in [
+            "game",
+            "invitation",
+            "invitation_note",
+            "verify_email",
+            "sign_in",
+        ] {
             let (text, html) = super::render(kind, &ctx).unwrap();
-            assert!(
-                text.contains("<Ann & co>") || kind == "invitation",
-                "{kind}: text is not escaped"
-            );
+            assert!(text.contains("<Ann & co>"), "{kind}: text is not escaped");
             assert!(!html.contains("<Ann & co>"), "{kind}: html must escape");
             assert!(html.contains("</html>"));
         }

@@ -381,18 +381,40 @@ pub(crate) async fn join_in(
             "you already hold a seat in this game".into(),
         ));
     }
-    let seat = match seat {
+    // Seats held for invited players are theirs until the invitation is answered or expires.
+    let email = store::users::by_id(conn, user)
+        .await?
+        .map(|u| u.email)
+        .unwrap_or_default();
+    let pending = store::invitations::pending_in(conn, &[game_id], Utc::now()).await?;
+    let seated: Vec<i32> = taken.iter().map(|p| p.seat).collect();
+    let open = super::invitations::seats_open_to(&email, game.seat_count, &seated, &pending);
+    let mine = pending
+        .iter()
+        .find(|i| super::invitations::same_address(&i.email, &email));
+    let seat = match seat.or(mine.and_then(|i| i.seat).map(i64::from)) {
         Some(s) => {
             let s = seat_number(&game, s, "seat")?;
             if taken.iter().any(|p| p.seat == s) {
                 return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
             }
+            if !open.as_ref().is_ok_and(|seats| seats.contains(&s)) {
+                return Err(ServiceError::SeatUnavailable(format!(
+                    "seat {s} is held for an invited player until the invitation is answered \
+                     or expires"
+                )));
+            }
             s
         }
-        None => (0..game.seat_count)
-            .find(|s| !taken.iter().any(|p| p.seat == *s))
+        None => *open
+            .map_err(ServiceError::SeatUnavailable)?
+            .first()
             .ok_or_else(|| ServiceError::SeatUnavailable("every seat is taken".into()))?,
     };
+    // Joining a game one was invited to answers the invitation.
+    if let Some(inv) = mine {
+        store::invitations::mark_accepted(conn, inv.id, user).await?;
+    }
     take_seat(svc, conn, &mut game, user, seat, svc.clock.now()).await?;
     let players = store::games::seat_players(conn, game_id).await?;
     Ok(game_view(&game, &players))

@@ -44,6 +44,10 @@ pub enum Verdict {
     /// A message was posted to the table talk: a reply to a table-talk mail, or `SAY` in a
     /// reply to a turn mail.
     Posted,
+    /// A reply to an invitation took its seat (making the invitee's account if needed).
+    Joined,
+    /// A reply to an invitation declined it; the inviter was told.
+    Declined,
     /// This Message-ID was handled before: nothing more was done.
     Duplicate,
     /// An automatic reply (RFC 3834 and the like): recorded, not answered, not played.
@@ -69,6 +73,8 @@ impl Verdict {
             Verdict::Refused => "refused",
             Verdict::Command => "command",
             Verdict::Posted => "posted",
+            Verdict::Joined => "joined",
+            Verdict::Declined => "declined",
             Verdict::Duplicate => "duplicate",
             Verdict::AutoReply => "auto_reply",
             Verdict::Bounce => "bounce",
@@ -117,7 +123,11 @@ pub async fn receive(
 }
 
 /// Records a verdict that needs no answer; a repeat is `Duplicate`.
-async fn record_only(svc: &Services, message_id: &str, verdict: Verdict) -> Result<Verdict> {
+pub(super) async fn record_only(
+    svc: &Services,
+    message_id: &str,
+    verdict: Verdict,
+) -> Result<Verdict> {
     let mut conn = svc.conn().await?;
     let fresh = store::inbound::record(&mut conn, message_id, verdict.as_str(), None, None).await?;
     Ok(if fresh { verdict } else { Verdict::Duplicate })
@@ -191,7 +201,7 @@ fn recipients(msg: &Message<'_>, envelope_to: &[String]) -> Vec<String> {
     out
 }
 
-/// A reply to a turn mail: find the seat, check the sender, then act once.
+/// A reply to a turn mail (or an invitation: `invitation_replies`): find the seat, check the sender, then act once.
 async fn reply(
     svc: &Services,
     msg: &Message<'_>,
@@ -204,6 +214,9 @@ async fn reply(
     let Some(token) = token else {
         return record_only(svc, message_id, Verdict::BadToken).await;
     };
+    if ReplySigner::is_invitation(&token) {
+        return super::invitation_replies::reply(svc, msg, message_id, &token).await;
+    }
     let Ok(ticket) = ReplySigner::read(&token) else {
         return record_only(svc, message_id, Verdict::BadToken).await;
     };

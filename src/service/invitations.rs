@@ -1,16 +1,18 @@
-//! Invitations to a seat by email address, with a signed join link.
+//! Invitations to a seat by email address: the mail with a signed join link and a signed
+//! reply address, the seat held for the invitee until the invitation expires or is declined,
+//! accepting (by the API, the invitation page or a reply: `invitation_replies`) and declining.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
 use super::games::{game_view, join_in, seat_of};
 use super::limits::{daily_cap, day, hours};
 use super::views::{GameView, InvitationView};
-use super::{Result, ServiceError, Services, mail};
+use super::{Result, ServiceError, Services, invitation_mail};
 use crate::auth::jwt::Purpose;
 use crate::store::caps::{Invitations, invitations};
-use crate::store::models::{GameStatus, Invitation};
+use crate::store::models::{Game, GameStatus, Invitation, NewUser, SeatPlayer, User};
 use crate::store::{self, Conn};
 
 /// `POST /v1/games/{id}/invitations`: a seated player invites an address to an open game.
@@ -40,12 +42,22 @@ pub async fn invite(
         if game.status() != GameStatus::Open {
             return Err(ServiceError::WrongStatus(game.status.clone()));
         }
+        let now = Utc::now();
         let seat = match seat {
             None => None,
             Some(s) => {
                 let s = super::games::seat_number(&game, s, "seat")?;
                 if players.iter().any(|p| p.seat == s) {
                     return Err(ServiceError::SeatUnavailable(format!("seat {s} is taken")));
+                }
+                let pending = store::invitations::pending_in(conn, &[game_id], now).await?;
+                if pending
+                    .iter()
+                    .any(|i| i.seat == Some(s) && !same_address(&i.email, email))
+                {
+                    return Err(ServiceError::SeatUnavailable(format!(
+                        "seat {s} is held for another invited player"
+                    )));
                 }
                 Some(s)
             }
@@ -56,37 +68,44 @@ pub async fn invite(
             .find(|p| p.user_id == user)
             .map(|p| p.display_name.clone())
             .unwrap_or_default();
+        let id = Uuid::new_v4();
+        let (token, expires_at) = svc.jwt.sign(
+            Purpose::Invitation,
+            id,
+            Some(email.to_owned()),
+            now,
+            svc.mail.link_ttl_secs,
+        )?;
         let invitation = Invitation {
-            id: Uuid::new_v4(),
+            id,
             game_id,
             seat,
             email: email.to_owned(),
             invited_by: user,
-            created_at: Utc::now(),
+            created_at: now,
             accepted_by: None,
             accepted_at: None,
+            expires_at,
+            declined_at: None,
         };
         store::invitations::insert(conn, &invitation).await?;
-        let (token, expires_at) = svc.jwt.sign(
-            Purpose::Invitation,
-            invitation.id,
-            Some(email.to_owned()),
-            Utc::now(),
-            svc.mail.link_ttl_secs,
-        )?;
-        let row = mail::invitation_mail(svc, &game, email, seat, &inviter, &token, expires_at)?;
+        let row = invitation_mail::invitation(svc, &game, &players, &invitation, &inviter, &token)?;
         store::outbox::enqueue(conn, &[row]).await?;
-        Ok(InvitationView {
-            id: invitation.id,
-            game_id,
-            email: invitation.email,
-            seat,
-            invited_by: user,
-            expires_at,
-            accepted: false,
-        })
+        Ok(view_of(&invitation))
     })
     .await
+}
+
+fn view_of(inv: &Invitation) -> InvitationView {
+    InvitationView {
+        id: inv.id,
+        game_id: inv.game_id,
+        email: inv.email.clone(),
+        seat: inv.seat,
+        invited_by: inv.invited_by,
+        expires_at: inv.expires_at,
+        accepted: inv.accepted_by.is_some(),
+    }
 }
 
 /// Refuses an invitation over a per-day cap. Inside the invitation's transaction, after its
@@ -132,7 +151,8 @@ async fn within_caps(svc: &Services, conn: &mut Conn, user: Uuid, email: &str) -
     Ok(())
 }
 
-fn invitation_id(svc: &Services, token: &str) -> Result<Uuid> {
+/// The invitation a join link names (a forged, altered or expired link names none).
+pub fn invitation_id(svc: &Services, token: &str) -> Result<Uuid> {
     svc.jwt
         .check(Purpose::Invitation, token)
         .map(|c| c.sub)
@@ -141,33 +161,20 @@ fn invitation_id(svc: &Services, token: &str) -> Result<Uuid> {
 
 /// `GET /v1/invitations/accept?token=`: what the link invites to (no login needed).
 pub async fn show(svc: &Services, token: &str) -> Result<(InvitationView, GameView)> {
-    let id = invitation_id(svc, token)?;
+    let (inv, game, players) = load(svc, invitation_id(svc, token)?).await?;
+    Ok((view_of(&inv), game_view(&game, &players)))
+}
+
+/// An invitation with its game and the game's players.
+pub async fn load(svc: &Services, id: Uuid) -> Result<(Invitation, Game, Vec<SeatPlayer>)> {
     let mut conn = svc.conn().await?;
     let inv = store::invitations::get(&mut conn, id)
         .await?
         .ok_or(ServiceError::InvalidLink)?;
-    let game = store::games::get(&mut conn, inv.game_id)
+    let (game, players) = store::games::get_with_players(&mut conn, inv.game_id)
         .await?
         .ok_or(ServiceError::NotFound("game"))?;
-    let players = store::games::seat_players(&mut conn, inv.game_id).await?;
-    let expires_at = svc
-        .jwt
-        .check(Purpose::Invitation, token)
-        .ok()
-        .and_then(|c| chrono::DateTime::from_timestamp(c.exp, 0))
-        .unwrap_or_else(Utc::now);
-    Ok((
-        InvitationView {
-            id: inv.id,
-            game_id: inv.game_id,
-            email: inv.email,
-            seat: inv.seat,
-            invited_by: inv.invited_by,
-            expires_at,
-            accepted: inv.accepted_by.is_some(),
-        },
-        game_view(&game, &players),
-    ))
+    Ok((inv, game, players))
 }
 
 /// `POST /v1/invitations/accept`: the signed-in caller takes the invited seat (or the lowest
@@ -177,7 +184,12 @@ pub async fn show(svc: &Services, token: &str) -> Result<(InvitationView, GameVi
 /// that its holder reads the address's mail. Anybody else is refused (`NotInvited`), so a
 /// forwarded or leaked link seats nobody else. An invitation is good for one acceptance.
 pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView> {
-    let id = invitation_id(svc, token)?;
+    accept_by_id(svc, user, invitation_id(svc, token)?).await
+}
+
+/// [`accept`] by the invitation's id, for a caller already known to read its address (a
+/// signed-in account: only the invited address's own account is let in).
+pub async fn accept_by_id(svc: &Services, user: Uuid, id: Uuid) -> Result<GameView> {
     let mut conn = svc.conn().await?;
     conn.transaction::<_, ServiceError, _>(async |conn| {
         let inv = store::invitations::lock(conn, id)
@@ -194,23 +206,260 @@ pub async fn accept(svc: &Services, user: Uuid, token: &str) -> Result<GameView>
                 inv.email, account.email, account.email
             )));
         }
-        if inv.accepted_by.is_some() {
-            return Err(ServiceError::SeatUnavailable(
-                "this invitation was already accepted".into(),
-            ));
-        }
-        let view = join_in(svc, conn, user, inv.game_id, inv.seat.map(i64::from)).await?;
-        store::invitations::mark_accepted(conn, id, user).await?;
-        if account.email_verified_at.is_none() {
-            store::users::mark_own_address_verified(conn, user).await?;
-        }
-        Ok(view)
+        accept_in(svc, conn, &inv, &account).await
     })
     .await
 }
 
+/// Seats `account` (whose address the caller has checked is the invited one) by `inv`, inside
+/// the caller's transaction, which holds the invitation's lock.
+pub async fn accept_in(
+    svc: &Services,
+    conn: &mut Conn,
+    inv: &Invitation,
+    account: &User,
+) -> Result<GameView> {
+    if inv.accepted_by.is_some() {
+        return Err(ServiceError::SeatUnavailable(
+            "this invitation was already accepted".into(),
+        ));
+    }
+    if inv.declined_at.is_some() {
+        return Err(ServiceError::SeatUnavailable(
+            "this invitation was declined; ask the inviter for a new one".into(),
+        ));
+    }
+    if inv.expires_at <= Utc::now() {
+        return Err(ServiceError::InvalidLink);
+    }
+    // Confirmed first, so that the mail of a game this seat starts goes to the address.
+    if account.email_verified_at.is_none() {
+        store::users::mark_own_address_verified(conn, account.id).await?;
+    }
+    let view = join_in(svc, conn, account.id, inv.game_id, inv.seat.map(i64::from)).await?;
+    store::invitations::mark_accepted(conn, inv.id, account.id).await?;
+    Ok(view)
+}
+
+/// Declines `inv` (the caller holds its lock and has checked who asks): its seat is free for
+/// anybody again, and the inviter is told by mail. `Ok(false)` if it was no longer pending.
+pub async fn decline_in(
+    svc: &Services,
+    conn: &mut Conn,
+    inv: &Invitation,
+    now: DateTime<Utc>,
+) -> Result<bool> {
+    if inv.accepted_by.is_some() || inv.declined_at.is_some() || inv.expires_at <= now {
+        return Ok(false);
+    }
+    store::invitations::mark_declined(conn, inv.id, now).await?;
+    let game = store::games::get(conn, inv.game_id)
+        .await?
+        .ok_or(ServiceError::NotFound("game"))?;
+    if let Some(inviter) = store::users::by_id(conn, inv.invited_by).await?
+        && super::mail::receives(&inviter, invitation_mail::DECLINED_KIND)
+    {
+        let row = invitation_mail::declined(svc, &game, inv, &inviter)?;
+        store::outbox::enqueue(conn, &[row]).await?;
+    }
+    Ok(true)
+}
+
+/// Declines the invitation of a join link (whoever holds the link read the invited address's
+/// mail). `Ok(false)` if it was no longer pending.
+pub async fn decline(svc: &Services, token: &str) -> Result<(bool, Uuid)> {
+    decline_by_id(svc, invitation_id(svc, token)?, None).await
+}
+
+/// Declines invitation `id`, for `user` if given (who must have the invited address); the
+/// game's id comes back for the page that follows.
+pub async fn decline_by_id(svc: &Services, id: Uuid, user: Option<&User>) -> Result<(bool, Uuid)> {
+    let mut conn = svc.conn().await?;
+    conn.transaction::<_, ServiceError, _>(async |conn| {
+        let inv = store::invitations::lock(conn, id)
+            .await?
+            .ok_or(ServiceError::InvalidLink)?;
+        if let Some(user) = user
+            && !same_address(&user.email, &inv.email)
+        {
+            return Err(ServiceError::NotInvited(format!(
+                "this invitation was sent to {}, not to {}",
+                inv.email, user.email
+            )));
+        }
+        let declined = decline_in(svc, conn, &inv, Utc::now()).await?;
+        Ok((declined, inv.game_id))
+    })
+    .await
+}
+
+/// The account of `email`, made now if there is none, with its address confirmed (the
+/// caller has proof that whoever acts reads that address's mail: an answer to the mail, or
+/// its signed link). A new account has no password (it cannot sign in with one until its
+/// owner sets one) and is named `name`, or after the address.
+pub async fn account_for(conn: &mut Conn, email: &str, name: Option<&str>) -> Result<User> {
+    if let Some(user) = store::users::by_email(conn, email).await? {
+        return Ok(user);
+    }
+    let name = newcomer_name(name, email);
+    let user = store::users::insert(
+        conn,
+        NewUser {
+            id: Uuid::new_v4(),
+            email,
+            display_name: &name,
+            // No hash matches this: the account signs in by mailed links until it has a password.
+            password_hash: "",
+        },
+    )
+    .await?
+    .ok_or(ServiceError::EmailTaken)?;
+    store::users::mark_own_address_verified(conn, user.id).await?;
+    store::users::by_id(conn, user.id)
+        .await?
+        .ok_or(ServiceError::NotFound("account"))
+}
+
+/// A display name for a newcomer: the name they gave (or their mail's `From` name), else the
+/// address's local part; printable, 1 to 64 characters.
+pub fn newcomer_name(given: Option<&str>, email: &str) -> String {
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(64)
+            .collect()
+    };
+    let given = given
+        .map(clean)
+        .filter(|n| !n.is_empty() && !n.contains('@'));
+    given.unwrap_or_else(|| {
+        let local = clean(email.split('@').next().unwrap_or_default());
+        if local.is_empty() {
+            "Player".into()
+        } else {
+            local
+        }
+    })
+}
+
+/// The seats `email` may take now in a game of `seat_count` seats whose seats `taken` are
+/// held by players, given the game's `pending` invitations: the free seats that no other
+/// address's invitation names; and for an address with no pending invitation of its own,
+/// only while more of those are free than other invited addresses wait for a seat (so every
+/// invitee still finds one). `Err` says why not, in words for the one who asked.
+pub fn seats_open_to(
+    email: &str,
+    seat_count: i32,
+    taken: &[i32],
+    pending: &[Invitation],
+) -> std::result::Result<Vec<i32>, String> {
+    let others: Vec<&Invitation> = pending
+        .iter()
+        .filter(|i| !same_address(&i.email, email))
+        .collect();
+    let invited = others.len() < pending.len();
+    let free: Vec<i32> = (0..seat_count)
+        .filter(|s| !taken.contains(s) && !others.iter().any(|i| i.seat == Some(*s)))
+        .collect();
+    if free.is_empty() {
+        return Err(if (0..seat_count).all(|s| taken.contains(&s)) {
+            "every seat is taken".into()
+        } else {
+            "every free seat is held for an invited player".into()
+        });
+    }
+    if invited {
+        return Ok(free);
+    }
+    let mut waiting: Vec<String> = others
+        .iter()
+        .filter(|i| i.seat.is_none_or(|s| !taken.contains(&s)))
+        .map(|i| i.email.trim().to_lowercase())
+        .collect();
+    waiting.sort();
+    waiting.dedup();
+    // Invitees with a named seat wait for that one, which is not in `free`.
+    let named: Vec<String> = others
+        .iter()
+        .filter(|i| i.seat.is_some())
+        .map(|i| i.email.trim().to_lowercase())
+        .collect();
+    let unnamed = waiting.iter().filter(|a| !named.contains(a)).count();
+    if free.len() > unnamed {
+        Ok(free)
+    } else {
+        Err(
+            "every free seat is held for an invited player until the invitation is \
+             answered or expires"
+                .into(),
+        )
+    }
+}
+
 /// Whether two addresses are the same mailbox as Turnpost counts them (accounts are unique
 /// by address without case).
-fn same_address(a: &str, b: &str) -> bool {
+pub fn same_address(a: &str, b: &str) -> bool {
     a.trim().to_lowercase() == b.trim().to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invited(email: &str, seat: Option<i32>) -> Invitation {
+        let now = Utc::now();
+        Invitation {
+            id: Uuid::new_v4(),
+            game_id: Uuid::nil(),
+            seat,
+            email: email.into(),
+            invited_by: Uuid::nil(),
+            created_at: now,
+            accepted_by: None,
+            accepted_at: None,
+            expires_at: now + chrono::TimeDelta::days(7),
+            declined_at: None,
+        }
+    }
+
+    // Issue 35: "Invited seats are held for their invitees until the invitation expires or
+    // is declined (not shown as open to strangers)".
+    #[test]
+    fn invited_seats_are_held_for_their_invitees() {
+        let pending = [invited("alma@x.test", None), invited("cy@x.test", Some(2))];
+        // Seat 0 is Bea's; seat 1 waits for Alma, seat 2 is Cyril's: nothing for a stranger.
+        assert!(seats_open_to("eve@x.test", 3, &[0], &pending).is_err());
+        assert_eq!(seats_open_to("ALMA@x.test", 3, &[0], &pending), Ok(vec![1]));
+        assert_eq!(
+            seats_open_to("cy@x.test", 3, &[0], &pending),
+            Ok(vec![1, 2])
+        );
+        // A fourth seat is open to anybody; with no invitation pending, every free seat is.
+        assert_eq!(
+            seats_open_to("eve@x.test", 4, &[0], &pending),
+            Ok(vec![1, 3])
+        );
+        assert_eq!(seats_open_to("eve@x.test", 3, &[0], &[]), Ok(vec![1, 2]));
+        assert_eq!(
+            seats_open_to("eve@x.test", 2, &[0, 1], &[]),
+            Err("every seat is taken".into())
+        );
+    }
+
+    #[test]
+    fn a_newcomer_is_named_by_their_mail_or_their_address() {
+        assert_eq!(
+            newcomer_name(Some("  Alma  Ruiz "), "a@x.test"),
+            "Alma Ruiz"
+        );
+        assert_eq!(newcomer_name(Some(""), "alma.ruiz@x.test"), "alma.ruiz");
+        assert_eq!(newcomer_name(Some("alma@x.test"), "alma@x.test"), "alma");
+        assert_eq!(newcomer_name(None, "b@x.test"), "b");
+        assert_eq!(newcomer_name(Some(&"n".repeat(80)), "b@x.test").len(), 64);
+    }
 }

@@ -36,18 +36,18 @@ pub const SIGN_IN_MAIL_TTL_SECS: i64 = 3600;
 pub const SIGN_IN_MAIL_EVERY_SECS: i64 = 60;
 
 /// The human name of a game's ruleset (its id if it is no longer hosted).
-fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
+pub(super) fn game_name<'a>(svc: &'a Services, game: &'a Game) -> &'a str {
     svc.rules
         .get(&game.ruleset)
         .map(|g| g.name())
         .unwrap_or(game.ruleset.as_str())
 }
 
-fn short(id: Uuid) -> String {
+pub(super) fn short(id: Uuid) -> String {
     id.simple().to_string().chars().take(8).collect()
 }
 
-fn outbox_row(
+pub(super) fn outbox_row(
     svc: &Services,
     game: Option<Uuid>,
     user: Option<Uuid>,
@@ -100,7 +100,7 @@ pub fn sign_in_url(
 }
 
 /// The game's thread root: every mail of a game refers to it.
-fn thread_id(svc: &Services, game: Uuid) -> String {
+pub(super) fn thread_id(svc: &Services, game: Uuid) -> String {
     notify::message_id(&format!("turnpost.game.{}", game.simple()), &svc.mail.from)
 }
 
@@ -653,7 +653,7 @@ pub fn receives(user: &User, kind: &str) -> bool {
 }
 
 /// A mail about the account (no thread, no unsubscribe link, no reply address).
-fn account_mail(to: &str, subject: String, (text, html): (String, String)) -> Mail {
+pub(super) fn account_mail(to: &str, subject: String, (text, html): (String, String)) -> Mail {
     Mail {
         to: to.to_owned(),
         subject,
@@ -716,43 +716,3 @@ pub fn sign_in_mail(svc: &Services, user: &User, next: &str) -> Result<NewOutbox
 
 /// The outbox kind of the sign-in mail.
 pub const SIGN_IN_KIND: &str = "sign_in";
-
-/// The invitation mail to `email` for a seat in `game`.
-pub fn invitation_mail(
-    svc: &Services,
-    game: &Game,
-    email: &str,
-    seat: Option<i32>,
-    inviter: &str,
-    token: &str,
-    expires_at: chrono::DateTime<Utc>,
-) -> Result<NewOutbox> {
-    let game_name = game_name(svc, game);
-    // The recipient may not know the inviter, who chose their name freely.
-    let inviter = notify::names::for_strangers(inviter);
-    let subject = format!("{inviter} invites you to {game_name} on Turnpost");
-    let ctx = json!({
-        "inviter": inviter,
-        "game_name": game_name,
-        "short_id": short(game.id),
-        "seat": seat,
-        "token": token,
-        "email": email,
-        "join_url": format!("{}/v1/invitations/accept?token={token}", svc.mail.base_url),
-        "expires_at": expires_at.to_rfc3339(),
-        "base_url": svc.mail.base_url,
-        "subject": subject,
-    });
-    let (text, html) = templates::render("invitation", &ctx)?;
-    let mail = Mail {
-        to: email.to_owned(),
-        subject,
-        text,
-        html,
-        thread: Some(thread_id(svc, game.id)),
-        unsubscribe: None,
-        reply_to: None,
-        picture: None,
-    };
-    outbox_row(svc, Some(game.id), None, "invitation", mail)
-}

@@ -165,7 +165,8 @@ impl AccountWatch {
     pub async fn look(&mut self, svc: &Services) -> Result<Vec<Notice>> {
         let mut conn = svc.conn().await?;
         let marks = store::games::marks_of_user(&mut conn, self.user, self.since).await?;
-        let invitations = store::invitations::pending_for(&mut conn, &self.email).await?;
+        let invitations =
+            store::invitations::pending_for(&mut conn, &self.email, chrono::Utc::now()).await?;
         self.games = marks.iter().map(|m| m.id).collect();
         let fresh: Vec<Notice> = notices(&marks, &invitations, self.since)
             .into_iter()
@@ -305,6 +306,8 @@ mod tests {
             created_at: now - TimeDelta::seconds(5),
             accepted_by: None,
             accepted_at: None,
+            expires_at: now + TimeDelta::days(7),
+            declined_at: None,
         };
         let got = notices(&[later], std::slice::from_ref(&inv), now);
         let events: Vec<_> = got.iter().map(|n| n.event).collect();

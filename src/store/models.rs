@@ -320,4 +320,7 @@ pub struct Invitation {
     pub created_at: DateTime<Utc>,
     pub accepted_by: Option<Uuid>,
     pub accepted_at: Option<DateTime<Utc>>,
+    /// The seat is held for the invited address until then (or until it is declined).
+    pub expires_at: DateTime<Utc>,
+    pub declined_at: Option<DateTime<Utc>>,
 }

@@ -103,6 +103,8 @@ diesel::table! {
         created_at -> Timestamptz,
         accepted_by -> Nullable<Uuid>,
         accepted_at -> Nullable<Timestamptz>,
+        expires_at -> Timestamptz,
+        declined_at -> Nullable<Timestamptz>,
     }
 }
 

@@ -6,10 +6,12 @@
 //! - `session.rs`: the session cookie, sign-in links, CSRF.
 //! - `pages.rs`: home, sign-in, registration, the game page, its log and its live stream.
 //! - `tables.rs`: the new-game form and joining; `account.rs`: verification and settings.
+//! - `invitations.rs`: the invitation page (Accept, Decline, registering by its link).
 //! - `live.rs`: `LISTEN turnpost_games`, fanned out to the pages' event streams.
 //! - `templates/`, `assets/`: the pages, the style sheet and the script.
 
 pub mod account;
+pub mod invitations;
 pub mod live;
 pub mod pages;
 pub mod session;
@@ -40,6 +42,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("resign.html", include_str!("templates/resign.html")),
     ("settings.html", include_str!("templates/settings.html")),
     ("new_game.html", include_str!("templates/new_game.html")),
+    ("invitation.html", include_str!("templates/invitation.html")),
 ];
 
 const STYLE: &str = include_str!("assets/app.css");
@@ -293,6 +296,9 @@ pub const PAGE_METHODS: &[(&str, &[&str])] = &[
     ("/settings/vacation", &["POST"]),
     ("/games/new", &["GET", "POST"]),
     ("/games/{id}/join", &["POST"]),
+    ("/games/{id}/invite", &["POST"]),
+    ("/invitation", &["GET", "POST"]),
+    ("/invitations/{id}/{what}", &["POST"]),
     ("/games/{id}/seat/{what}", &["POST"]),
     ("/games/{id}", &["GET"]),
     ("/games/{id}/act", &["POST"]),
@@ -323,6 +329,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/new", web::get().to(tables::new_game_page))
         .route("/games/new", web::post().to(tables::create))
         .route("/games/{id}/join", web::post().to(tables::join))
+        .route("/games/{id}/invite", web::post().to(invitations::invite))
+        .route("/invitation", web::get().to(invitations::show))
+        .route("/invitation", web::post().to(invitations::answer))
+        .route(
+            "/invitations/{id}/{what}",
+            web::post().to(invitations::answer_by_id),
+        )
         .route(
             "/games/{id}/seat/{what}",
             web::post().to(tables::seat_action),
@@ -372,8 +385,15 @@ mod tests {
             "me": {"display_name": evil}, "csrf": "t", "title": evil, "message": evil,
             "status": 404, "sign_in": true, "next": "/games/x", "error": evil,
             "turns": [], "mine": [], "open": [], "finished": [],
-            "game": {"id": "id", "name": evil, "short_id": "abc", "status": "active",
-                     "version": 3, "seed_sha256": "ff", "seed": null},
+            "game": {"id": "id", "name": evil, "short_id": "abc", "status": "open",
+                     "version": 3, "seed_sha256": "ff", "seed": null, "inviter": evil,
+                     "game_name": evil, "summary": evil, "seats": 3, "seat": 2,
+                     "players": [evil], "open_seats": 1, "clock": evil, "options": [evil]},
+            "who": "newcomer", "token": "t", "here": "/invitation?token=t", "email": evil,
+            "display_name": evil, "expires_at": "soon", "can_invite": true, "my_invitation": "i",
+            "invitations": [{"id": "i", "game_id": "g", "expires_at": "soon", "who": evil, "seat": 1,
+                             "until": "soon", "game": {"game_name": evil, "short_id": "abc",
+                             "inviter": evil, "seat": 2, "players": [evil]}}],
             "players": [{"seat": 0, "name": evil, "you": true, "to_act": true}],
             "presented": {"headline": evil, "sections": [{"title": evil, "lines": [evil], "diagram": true}]},
             "picture": null, "choices": [{"title": evil, "choices": [{"number": 1, "label": evil, "target": "a1"}]}],

@@ -178,19 +178,55 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
         .collect();
     let waiting: Vec<Uuid> = turns.iter().map(|g| g.id).collect();
     let line = |g: &GameView| summary(&svc, g, user.id);
+    let invited = super::invitations::pending_for(&svc, &user).await?;
+    let joinable = joinable(&svc, &user, &open).await?;
     let ctx = json!({
         "me": me_json(&user),
         "csrf": csrf.token,
+        "invitations": invited,
         "turns": turns.iter().map(line).collect::<Vec<_>>(),
         "mine": mine.iter()
             .filter(|g| !waiting.contains(&g.id) && (g.status == "active" || g.status == "open"))
             .map(line).collect::<Vec<_>>(),
         "open": open.iter()
             .filter(|g| !g.seats.iter().any(|s| s.user_id == Some(user.id)))
+            .filter(|g| joinable.contains(&g.id))
             .map(line).collect::<Vec<_>>(),
         "finished": finished.iter().map(line).collect::<Vec<_>>(),
     });
     Ok(page(StatusCode::OK, render("home.html", &ctx)?, &csrf))
+}
+
+/// The open games with a seat `user` may take (seats held for invited players are not).
+async fn joinable(
+    svc: &Services,
+    user: &crate::store::models::User,
+    open: &[GameView],
+) -> Result<Vec<Uuid>, PageError> {
+    let ids: Vec<Uuid> = open.iter().map(|g| g.id).collect();
+    let mut conn = svc.conn().await?;
+    let pending = store::invitations::pending_in(&mut conn, &ids, chrono::Utc::now())
+        .await
+        .map_err(ServiceError::from)?;
+    Ok(open
+        .iter()
+        .filter(|g| {
+            let taken: Vec<i32> = g
+                .seats
+                .iter()
+                .filter(|s| s.user_id.is_some())
+                .map(|s| s.seat)
+                .collect();
+            let held: Vec<_> = pending
+                .iter()
+                .filter(|i| i.game_id == g.id)
+                .cloned()
+                .collect();
+            let seats = i32::try_from(g.seats.len()).unwrap_or(0);
+            crate::service::invitations::seats_open_to(&user.email, seats, &taken, &held).is_ok()
+        })
+        .map(|g| g.id)
+        .collect())
 }
 
 #[derive(Deserialize)]
@@ -645,7 +681,11 @@ async fn game_context(
     let now = svc.clock.now();
     let outcome = outcome_view(&game.outcome);
     let finished = game.status() == GameStatus::Finished;
+    let invited = invited_context(svc, game, seat, user).await?;
     Ok(json!({
+        "invitations": invited.0,
+        "my_invitation": invited.1,
+        "can_invite": seat.is_some() && game.status() == GameStatus::Open,
         "me": me_json(user),
         "csrf": csrf,
         "moved": moved,
@@ -770,6 +810,42 @@ fn plan_context(
         "undo": undo,
         "cancel": here,
     })
+}
+
+/// The invitations of an open game that nobody has answered yet, as a seated player's page
+/// shows them (the address to the inviter only; to the others, "an invited player"), and
+/// the viewer's own pending invitation to it, if any.
+async fn invited_context(
+    svc: &Services,
+    game: &Game,
+    seat: Option<i32>,
+    user: &crate::store::models::User,
+) -> Result<(Vec<Value>, Option<Uuid>), PageError> {
+    if game.status() != GameStatus::Open {
+        return Ok((vec![], None));
+    }
+    let mut conn = svc.conn().await?;
+    let pending = store::invitations::pending_in(&mut conn, &[game.id], chrono::Utc::now())
+        .await
+        .map_err(ServiceError::from)?;
+    let mine = pending
+        .iter()
+        .find(|i| crate::service::invitations::same_address(&i.email, &user.email))
+        .map(|i| i.id);
+    let shown = match seat {
+        Some(_) => pending
+            .iter()
+            .map(|i| {
+                json!({
+                    "who": if i.invited_by == user.id { i.email.clone() } else { "an invited player".into() },
+                    "seat": i.seat.map(|s| s + 1),
+                    "until": i.expires_at.format("%a %-d %b %Y, %H:%M UTC").to_string(),
+                })
+            })
+            .collect(),
+        None => vec![],
+    };
+    Ok((shown, mine))
 }
 
 /// Table talk as a seated player's page shows it: the latest messages they may read, and

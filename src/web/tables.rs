@@ -14,39 +14,8 @@ use crate::service::{ServiceError, Services, games, invitations};
 
 type Page = Result<HttpResponse, PageError>;
 
-/// What each game is about, in two sentences from its rulebook (`../shared/rules/`).
-pub fn summary(ruleset: &str) -> &'static str {
-    match ruleset {
-        "bag-of-fate" => {
-            "Each round every player takes a Character and performs its actions: drawing \
-             cards and tokens and completing Element Sets to level up and put Gems into the \
-             Bag of Fate. Whoever draws their own Gem from the bag while playing the Wizard \
-             wins."
-        }
-        "garden-gnomes" => {
-            "Clans of gnomes fight over the key places of the park before winter: each clan \
-             has its own numbers, dice and reinforcements. Every player secretly chooses an \
-             objective; battles are rolled with dice."
-        }
-        "wiz-war" => {
-            "Wizards duel in an underground labyrinth with spells from several schools, \
-             counter spells answered out of turn, and treasures to steal. Carry off enemy \
-             treasure or be the last wizard standing."
-        }
-        "monsters-and-magic" => {
-            "Armies of units and allies fight over an 8×8 map of terrain, temples and \
-             structures. Four ways to win: eliminate every opposing unit, hold five temples, \
-             garrison 33 spaces, or control the most spaces when time runs out."
-        }
-        "gnomes-and-wizards" => {
-            "Tribes of gnomes and wizards build up their clans with power crystals, assign dice \
-             and cast abilities, also in other players' turns, while the ground crumbles over \
-             ten rounds. Points for defeated enemies and remaining strength; a solo automaton \
-             for one player."
-        }
-        _ => "",
-    }
-}
+/// What each game is about (the invitation mail says the same).
+pub use crate::service::invitation_words::ruleset_summary as summary;
 
 fn rulesets_context(svc: &Services) -> Vec<Value> {
     games::rulesets(svc)

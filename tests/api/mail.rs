@@ -690,10 +690,8 @@ async fn an_invitation_by_email_seats_whoever_accepts_it() {
         mail.subject()
     );
     let body = mail.body_text();
-    let start = body
-        .find("/v1/invitations/accept?token=")
-        .expect("a join link");
-    let token: String = body[start + "/v1/invitations/accept?token=".len()..]
+    let start = body.find("/invitation?token=").expect("a join link");
+    let token: String = body[start + "/invitation?token=".len()..]
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         .collect();

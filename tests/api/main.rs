@@ -17,6 +17,7 @@ mod gnomes_and_wizards;
 mod hardening;
 mod helpers;
 mod hot;
+mod invitations;
 mod limits;
 mod mail;
 mod mail_commands;

@@ -1,0 +1,1 @@
+ALTER TABLE invitations DROP COLUMN declined_at, DROP COLUMN expires_at;
