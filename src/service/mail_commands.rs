@@ -588,6 +588,7 @@ mod tests {
             user_id: Uuid::new_v4(),
             display_name: name.into(),
             vacation: None,
+            orders: vec![],
         }
     }
 

@@ -58,8 +58,7 @@ async fn continue_game(svc: &Services, conn: &mut Conn, game_id: Uuid) -> Result
         ServiceError::Unexpected(anyhow::anyhow!("active game without a snapshot"))
     })?;
     let state = svc.load_state(&game, snapshot)?;
-    let mut play =
-        Play::new(&game, state, game.version + 1, svc.clock.now()).with_orders(&players);
+    let mut play = Play::new(&game, state, game.version + 1, svc.clock.now()).with_orders(&players);
     play.run_robots(&game.robots)?;
     if play.events.is_empty() {
         return Ok(false);

@@ -374,6 +374,7 @@ async fn tell_who_left(
         user_id: user.id,
         display_name: user.display_name.clone(),
         vacation: None,
+        orders: vec![],
     }];
     let notice = Compose {
         answer: Some(Answer {

@@ -381,7 +381,7 @@ mod tests {
     #[test]
     fn every_page_template_renders_and_escapes() {
         let evil = "<script>x</script>";
-        let ctx = serde_json::json!({
+        let mut ctx = serde_json::json!({
             "me": {"display_name": evil}, "csrf": "t", "title": evil, "message": evil,
             "status": 404, "sign_in": true, "next": "/games/x", "error": evil,
             "turns": [], "mine": [], "open": [], "finished": [],
@@ -391,17 +391,26 @@ mod tests {
                      "players": [evil], "open_seats": 1, "clock": evil, "options": [evil]},
             "who": "newcomer", "token": "t", "here": "/invitation?token=t", "email": evil,
             "display_name": evil, "expires_at": "soon", "can_invite": true, "my_invitation": "i",
-            "invitations": [{"id": "i", "game_id": "g", "expires_at": "soon", "who": evil, "seat": 1,
-                             "until": "soon", "game": {"game_name": evil, "short_id": "abc",
-                             "inviter": evil, "seat": 2, "players": [evil]}}],
             "players": [{"seat": 0, "name": evil, "you": true, "to_act": true}],
-            "presented": {"headline": evil, "sections": [{"title": evil, "lines": [evil], "diagram": true}]},
-            "picture": null, "choices": [{"title": evil, "choices": [{"number": 1, "label": evil, "target": "a1"}]}],
+            "picture": null,
             "log": [evil], "log_more": 2, "waiting_for": [evil], "outcome": null,
             "link": "/", "link_text": evil, "mail": "all", "saved": true, "sent": true,
-            "rulesets": [{"id": "x", "name": evil, "summary": evil, "min_seats": 1, "max_seats": 2,
-                          "options": [{"name": evil, "description": evil, "kind": "json", "value": evil, "checked": false}]}],
         });
+        ctx["rulesets"] = serde_json::json!([{"id": "x", "name": evil, "summary": evil,
+            "min_seats": 1, "max_seats": 2, "options": [{"name": evil, "description": evil,
+            "kind": "json", "value": evil, "checked": false}]}]);
+        ctx["presented"] = serde_json::json!({"headline": evil, "sections": [{"title": evil,
+            "lines": [evil], "diagram": true}]});
+        ctx["choices"] = serde_json::json!([{"title": evil, "choices": [{"number": 1,
+            "label": evil, "notation": evil, "target": "a1"}]}]);
+        // (In parts: one `json!` this deep reaches the macro's recursion limit.)
+        ctx["invitations"] = serde_json::json!([{"id": "i", "game_id": "g", "expires_at": "soon",
+            "who": evil, "seat": 1, "until": "soon", "game": {"game_name": evil,
+            "short_id": "abc", "inviter": evil, "seat": 2, "players": [evil]}}]);
+        ctx["waiting"] = serde_json::json!(true);
+        ctx["plan"] = serde_json::json!({"steps": [{"notation": evil, "label": evil}],
+            "joined": evil, "problem": evil, "stopped": evil, "undo": "/", "cancel": "/"});
+        ctx["orders"] = serde_json::json!([{"id": evil, "description": evil, "on": true}]);
         for (name, _) in TEMPLATES {
             let html = render(name, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!html.contains(evil), "{name} does not escape");

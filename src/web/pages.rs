@@ -15,11 +15,11 @@ use super::live::Live;
 use super::session::{self, Csrf};
 use super::{PageError, html, render};
 use crate::auth::jwt::Purpose;
+use crate::notify::reply_text;
 use crate::rules::present::name_seats;
 use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
 use crate::service::mail::names_by_seat;
 use crate::service::views::GameView;
-use crate::notify::reply_text;
 use crate::service::{ServiceError, Services, games, messages, preview, submit, users};
 use crate::store;
 use crate::store::models::{Game, GameStatus};
@@ -484,7 +484,6 @@ fn plan_url(here: &str, steps: &[String]) -> String {
     format!("{here}?plan={encoded}")
 }
 
-
 /// The game and its players, or a 404 page.
 async fn load(
     svc: &Services,
@@ -616,9 +615,7 @@ async fn game_context(
         (Some(steps), Some(s), Some(st)) => Some(plan_context(game, &names, st.as_mut(), s, steps)),
         _ => None,
     };
-    let stopped = planning
-        .as_ref()
-        .is_some_and(|p| !p["stopped"].is_null());
+    let stopped = planning.as_ref().is_some_and(|p| !p["stopped"].is_null());
     let presented = state.as_ref().map(|s| s.present(viewer, &names));
     let picture = state
         .as_ref()
@@ -772,7 +769,10 @@ fn plan_context(
             Ok((1, stop)) => {
                 let label = labels
                     .iter()
-                    .find(|a| crate::rules::notation::key(&a.notation) == crate::rules::notation::key(step))
+                    .find(|a| {
+                        crate::rules::notation::key(&a.notation)
+                            == crate::rules::notation::key(step)
+                    })
                     .map(|a| name_seats(&a.description, names))
                     .unwrap_or_default();
                 applied.push(json!({"notation": step, "label": label}));
@@ -1067,7 +1067,6 @@ pub async fn set_orders(
     crate::service::orders::set(&svc, user.id, id, &form.order).await?;
     Ok(see_other(&format!("{here}#orders")))
 }
-
 
 /// `GET /games/{id}/log`: the whole log as I may see it; after the end, the seed and how to
 /// check it.

@@ -70,7 +70,10 @@ async fn plan_run(
             let last = lines.len() + 1 == steps;
             if preview["stopped"].is_null() || (last && preview["applied"] == json!(steps)) {
                 lines.push(notation);
-                legal = preview["legal_actions"].as_array().cloned().unwrap_or_default();
+                legal = preview["legal_actions"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
             }
         }
         if lines.len() == steps {
@@ -183,7 +186,10 @@ async fn a_reply_whose_third_line_is_not_a_choice_plays_two_and_says_why() {
             && answer.contains("Nothing after it was played either"),
         "{answer}"
     );
-    assert_eq!(own_notations(&app, game, who, seat, before).await, lines[..2]);
+    assert_eq!(
+        own_notations(&app, game, who, seat, before).await,
+        lines[..2]
+    );
 }
 
 /// "Lines that follow a chance step or another player's decision are not played (the player
@@ -236,7 +242,10 @@ async fn lines_after_a_draw_are_not_played() {
         if !preview["stopped"].is_null() {
             break;
         }
-        legal = preview["legal_actions"].as_array().cloned().unwrap_or_default();
+        legal = preview["legal_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
     }
     assert!(!lines.is_empty(), "no choice of this turn leads to a draw");
     let played = lines.len();
@@ -274,7 +283,11 @@ async fn the_api_takes_a_notation_for_an_action() {
     unique.dedup();
     assert_eq!(unique.len(), notations.len(), "{notations:?}");
     let pick = &legal[picker.below(legal.len())];
-    let shouted = pick["notation"].as_str().unwrap().to_uppercase().replace(' ', "   ");
+    let shouted = pick["notation"]
+        .as_str()
+        .unwrap()
+        .to_uppercase()
+        .replace(' ', "   ");
     let refused = app
         .post(
             &format!("/v1/games/{game}/actions"),
@@ -284,7 +297,10 @@ async fn the_api_takes_a_notation_for_an_action() {
         .await
         .expect_problem(422, "illegal-action");
     assert!(
-        refused["detail"].as_str().unwrap_or_default().contains("closest"),
+        refused["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("closest"),
         "{refused}"
     );
     let done = app
@@ -331,7 +347,10 @@ async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
     assert_eq!(preview["version"], before["version"]);
     assert_ne!(preview["view"], before["view"], "the view after two steps");
     let after = state(&app, game, who).await;
-    assert_eq!(after["version"], before["version"], "a preview writes nothing");
+    assert_eq!(
+        after["version"], before["version"],
+        "a preview writes nothing"
+    );
     // Only the seat to act may preview; an illegal action is the submission's 422.
     app.post(
         &format!("/v1/games/{game}/actions/preview"),
@@ -365,7 +384,10 @@ async fn standing_orders_are_private_and_checked() {
         .iter()
         .map(|o| o["id"].as_str().unwrap().to_owned())
         .collect();
-    assert!(offered.contains(&"play-lone-choices".to_owned()), "{offered:?}");
+    assert!(
+        offered.contains(&"play-lone-choices".to_owned()),
+        "{offered:?}"
+    );
     let set = app
         .request(
             Method::PUT,
@@ -381,7 +403,9 @@ async fn standing_orders_are_private_and_checked() {
     let bobs = app.get(&path, &players[1]).await.expect(200);
     assert_eq!(bobs["orders"], json!([]));
     let stranger = app.register("cat").await;
-    app.get(&path, &stranger).await.expect_problem(403, "not-a-player");
+    app.get(&path, &stranger)
+        .await
+        .expect_problem(403, "not-a-player");
     app.request(
         Method::PUT,
         &path,

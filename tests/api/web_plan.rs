@@ -62,7 +62,9 @@ async fn a_turn_is_planned_undone_in_part_and_confirmed_as_one_submission() {
         if planned == 3 {
             break;
         }
-        let buttons = b.find_all(".choices form[method='get'] button.choice").await;
+        let buttons = b
+            .find_all(".choices form[method='get'] button.choice")
+            .await;
         if buttons.is_empty() {
             break;
         }
@@ -138,7 +140,10 @@ async fn a_turn_is_planned_undone_in_part_and_confirmed_as_one_submission() {
     let new = after.to_string();
     for _ in 0..400 {
         let seen = watcher.script("return window.__versions").await;
-        if seen.as_array().is_some_and(|v| v.last() == Some(&json!(new))) {
+        if seen
+            .as_array()
+            .is_some_and(|v| v.last() == Some(&json!(new)))
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
