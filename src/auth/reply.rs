@@ -489,10 +489,12 @@ mod tests {
         let forged = data_encoding::BASE32_NOPAD
             .encode(&bytes)
             .to_ascii_lowercase();
-        assert_eq!(
+        // (Refused as unreadable when the move's fingerprint reads as no confirmation there
+        // is, else by the MAC: either way it is no talk token.)
+        assert!(matches!(
             signer.verify(&forged, user, now),
-            Err(TokenError::BadSignature)
-        );
+            Err(TokenError::BadSignature | TokenError::Malformed)
+        ));
     }
 
     #[test]

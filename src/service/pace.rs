@@ -58,6 +58,8 @@ pub fn measure(
     // Per seat: whether its last own decision is still the latest news (no chance step and no
     // other seat's own decision since), so a further decision rides on the same reply.
     let mut current = vec![false; seats];
+    // The bot as the service runs it: never back to a state it decided in.
+    let mut memory = crate::bots::Memory::default();
     for _ in 0..max_steps {
         match state.waiting() {
             Waiting::Over(_) => {
@@ -81,7 +83,7 @@ pub fn measure(
                     Some((s, action)) => (s, action, true),
                     None => {
                         let s = acting.first().copied().unwrap_or(0);
-                        let choice = crate::bots::choose(state.as_ref(), s, rng.random())
+                        let choice = memory.choose(state.as_ref(), s, rng.random())
                             .ok_or_else(|| anyhow::anyhow!("the bot found no action"))?;
                         (s, choice, false)
                     }
@@ -118,6 +120,43 @@ pub fn measure(
 mod tests {
     use super::*;
     use crate::rules::Registry;
+
+    /// The table of `cargo bench --bench pace` from a test build, for a machine without the
+    /// time for a release build: `cargo test --lib pace_table -- --ignored --nocapture`
+    /// (`TURNPOST_PACE_GAMES`, default 2, games per row).
+    #[test]
+    #[ignore = "a measurement, not a check: prints the pace table"]
+    fn pace_table() {
+        let games: u64 = std::env::var("TURNPOST_PACE_GAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2);
+        let registry = Registry::standard();
+        println!("| ruleset | seats | decisions | forced | replies | unfinished |");
+        println!("|---|---|---|---|---|---|");
+        for rules in registry.all() {
+            let options = crate::service::mail_sizes::measured_options(rules.id());
+            let range = rules.seats(&options).unwrap();
+            for seats in range.filter(|s| (2..=4).contains(s)) {
+                let (mut d, mut f, mut r, mut u) = (0, 0, 0, 0);
+                for seed in 0..games {
+                    let pace = measure(rules, &options, seats, seed, 40_000).unwrap();
+                    d += pace.decisions.iter().sum::<usize>();
+                    f += pace.forced.iter().sum::<usize>();
+                    r += pace.replies.iter().sum::<usize>();
+                    u += usize::from(!pace.ended);
+                }
+                let per = (games as usize * seats).max(1);
+                println!(
+                    "| {} | {seats} | {} | {} | {} | {u} |",
+                    rules.id(),
+                    d / per,
+                    f / per,
+                    r / per
+                );
+            }
+        }
+    }
 
     /// Every ruleset's game is counted whole: each seat's replies are at most its own
     /// decisions, forced choices are decisions that took no reply, and a game of the bot in

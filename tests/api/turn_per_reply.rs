@@ -343,9 +343,13 @@ async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
         )
         .await
         .expect(200);
-    assert_eq!(preview["applied"], 2);
+    assert_eq!(preview["applied"], 2, "{preview}");
     assert_eq!(preview["version"], before["version"]);
-    assert_ne!(preview["view"], before["view"], "the view after two steps");
+    assert!(preview["stopped"].is_null(), "{preview}");
+    assert!(
+        !preview["legal_actions"].as_array().unwrap().is_empty(),
+        "the choices after two steps: {preview}"
+    );
     let after = state(&app, game, who).await;
     assert_eq!(
         after["version"], before["version"],
