@@ -345,11 +345,10 @@ async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
         .expect(200);
     assert_eq!(preview["applied"], 2, "{preview}");
     assert_eq!(preview["version"], before["version"]);
-    assert!(preview["stopped"].is_null(), "{preview}");
-    assert!(
-        !preview["legal_actions"].as_array().unwrap().is_empty(),
-        "the choices after two steps: {preview}"
-    );
+    // Either the caller decides next (and has choices), or the preview says why it stopped
+    // (and shows none).
+    let choices = preview["legal_actions"].as_array().unwrap().len();
+    assert_eq!(preview["stopped"].is_null(), choices > 0, "{preview}");
     let after = state(&app, game, who).await;
     assert_eq!(
         after["version"], before["version"],
