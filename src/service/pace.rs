@@ -83,7 +83,8 @@ pub fn measure(
                     Some((s, action)) => (s, action, true),
                     None => {
                         let s = acting.first().copied().unwrap_or(0);
-                        let choice = memory.choose(state.as_ref(), s, rng.random())
+                        let choice = memory
+                            .choose(state.as_ref(), s, rng.random())
                             .ok_or_else(|| anyhow::anyhow!("the bot found no action"))?;
                         (s, choice, false)
                     }
