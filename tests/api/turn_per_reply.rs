@@ -37,6 +37,18 @@ async fn to_act<'a>(app: &TestApp, game: Uuid, players: &'a [Player]) -> (usize,
     (seat, &players[seat])
 }
 
+/// The preview of `notations` played by `who` (200 expected).
+async fn preview(app: &TestApp, game: Uuid, who: &Player, notations: &[String]) -> Value {
+    let actions: Vec<Value> = notations.iter().map(|n| json!({"notation": n})).collect();
+    app.post(
+        &format!("/v1/games/{game}/actions/preview"),
+        who,
+        &json!({"actions": actions}),
+    )
+    .await
+    .expect(200)
+}
+
 /// Notations for `steps` of `who`'s choices in a row that the preview plays without stopping
 /// (no chance step, nobody else's decision in between), picked at random from `seed`; `None`
 /// if this turn has no such run.
@@ -57,16 +69,9 @@ async fn plan_run(
         while lines.len() < steps && !legal.is_empty() {
             let pick = legal.swap_remove(picker.below(legal.len()));
             let notation = pick["notation"].as_str().expect("a notation").to_owned();
-            let mut tried: Vec<Value> = lines.iter().map(|n| json!({"notation": n})).collect();
-            tried.push(json!({"notation": notation}));
-            let preview = app
-                .post(
-                    &format!("/v1/games/{game}/actions/preview"),
-                    who,
-                    &json!({"actions": tried}),
-                )
-                .await
-                .expect(200);
+            let mut tried = lines.clone();
+            tried.push(notation.clone());
+            let preview = preview(app, game, who, &tried).await;
             let last = lines.len() + 1 == steps;
             if preview["stopped"].is_null() || (last && preview["applied"] == json!(steps)) {
                 lines.push(notation);
@@ -207,16 +212,9 @@ async fn lines_after_a_draw_are_not_played() {
     'search: for _ in 0..30 {
         for a in &legal {
             let n = a["notation"].as_str().unwrap().to_owned();
-            let mut tried: Vec<Value> = prefix.iter().map(|p| json!({"notation": p})).collect();
-            tried.push(json!({"notation": n}));
-            let preview = app
-                .post(
-                    &format!("/v1/games/{game}/actions/preview"),
-                    who,
-                    &json!({"actions": tried}),
-                )
-                .await
-                .expect(200);
+            let mut tried = prefix.clone();
+            tried.push(n.clone());
+            let preview = preview(&app, game, who, &tried).await;
             if preview["stopped"] == "chance" {
                 prefix.push(n);
                 lines = prefix.clone();
@@ -230,15 +228,7 @@ async fn lines_after_a_draw_are_not_played() {
             .unwrap()
             .to_owned();
         prefix.push(step);
-        let tried: Vec<Value> = prefix.iter().map(|p| json!({"notation": p})).collect();
-        let preview = app
-            .post(
-                &format!("/v1/games/{game}/actions/preview"),
-                who,
-                &json!({"actions": tried}),
-            )
-            .await
-            .expect(200);
+        let preview = preview(&app, game, who, &prefix).await;
         if !preview["stopped"].is_null() {
             break;
         }
@@ -335,14 +325,7 @@ async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
     let before = state(&app, game, who).await;
     let lines = plan_run(&app, game, who, 2, 4).await.expect("two steps");
     let tried: Vec<Value> = lines.iter().map(|n| json!({"notation": n})).collect();
-    let preview = app
-        .post(
-            &format!("/v1/games/{game}/actions/preview"),
-            who,
-            &json!({"actions": tried}),
-        )
-        .await
-        .expect(200);
+    let preview = preview(&app, game, who, &lines).await;
     assert_eq!(preview["applied"], 2, "{preview}");
     assert_eq!(preview["version"], before["version"]);
     // Either the caller decides next (and has choices), or the preview says why it stopped

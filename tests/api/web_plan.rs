@@ -96,6 +96,10 @@ async fn a_turn_is_planned_undone_in_part_and_confirmed_as_one_submission() {
         record(&app, game, me).await["version"].as_i64().unwrap(),
         version
     );
+    // The page with its plan, to be looked at (target/screenshots/web-plan.png).
+    let shots = concat!(env!("CARGO_MANIFEST_DIR"), "/target/screenshots");
+    let _ = std::fs::create_dir_all(shots);
+    let _ = std::fs::write(format!("{shots}/web-plan.png"), b.screenshot().await);
     let undo = b.wait_for("a.undo").await;
     b.click(&undo).await;
     for _ in 0..200 {
