@@ -253,7 +253,7 @@ async fn help(svc: &Services, conn: &mut Conn, ticket: &ReplyTicket) -> Result<(
         .rules
         .get(&game.ruleset)
         .map_or(game.ruleset.as_str(), |r| r.name());
-    let summary = crate::web::tables::summary(&game.ruleset);
+    let summary = super::invitation_words::ruleset_summary(&game.ruleset);
     if !summary.is_empty() {
         lines.push(String::new());
         lines.push(format!("{name}: {summary}"));
