@@ -123,13 +123,16 @@ pub async fn logout(svc: web::Data<Services>, user: AuthUser) -> Result<HttpResp
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChangePassword {
+    /// The current password; ignored (may be empty) for an account that has none yet: one
+    /// made by accepting an invitation by mail, which signs in by the links in its mail.
     pub current_password: String,
     /// 8 to 1024 characters, not too easy to guess (`weak-password`).
     #[schema(min_length = 8, max_length = 1024)]
     pub new_password: String,
 }
 
-/// Change the password: needs the current one. Every session of the account ends (all its
+/// Change the password: needs the current one (an account made by mail sets its first one
+/// without). Every session of the account ends (all its
 /// bearer tokens, this one included, and its web sessions); the answer is a new token.
 #[utoipa::path(
     tag = "me",

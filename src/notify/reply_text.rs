@@ -287,6 +287,12 @@ pub fn read_line(line: &str) -> Answer {
         if first.eq_ignore_ascii_case("tell") && !rest.is_empty() {
             return Answer::Command(Command::Tell);
         }
+        // `SUBSCRIBE TURNS`: turn mail only (the command reads its word again).
+        if first.eq_ignore_ascii_case("subscribe")
+            && matches!(rest, [w] if w.eq_ignore_ascii_case("turns"))
+        {
+            return Answer::Command(Command::Subscribe);
+        }
         for (word, command) in Command::ALL {
             if first.eq_ignore_ascii_case(word)
                 && rest.iter().all(|w| w.eq_ignore_ascii_case("please"))
@@ -463,6 +469,7 @@ mod tests {
             ("MUTE", Command::Mute),
             ("unmute", Command::Unmute),
             ("Subscribe", Command::Subscribe),
+            ("SUBSCRIBE TURNS", Command::Subscribe),
             ("AWAY 3", Command::Away(Away::Days(3))),
             ("away for 3 days.", Command::Away(Away::Days(3))),
             ("AWAY OFF", Command::Away(Away::Off)),

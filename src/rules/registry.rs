@@ -61,6 +61,24 @@ pub trait GameState: Send + Sync {
     /// The forced choice of `seat`: its only legal action, where the ruleset does not keep
     /// asking (`Ruleset::keeps_asking`); the service plays it without asking.
     fn forced_action(&self, seat: Seat) -> Option<LegalAction>;
+    /// The forced choice the service plays next, before `seat`'s next step: the first waiting
+    /// seat's forced choice ([`GameState::forced_action`]), unless it is `seat`'s own and
+    /// `named` says the next step names it (that step then plays it, as the player's own).
+    /// `None` while the game waits for chance or is over. The submission, its preview and a
+    /// mail reply's plan all play forced choices by this one rule.
+    fn next_forced(
+        &self,
+        seat: Seat,
+        named: &dyn Fn(&LegalAction) -> bool,
+    ) -> Option<(Seat, LegalAction)> {
+        let Waiting::Players(seats) = self.waiting() else {
+            return None;
+        };
+        seats.into_iter().find_map(|s| {
+            let forced = self.forced_action(s)?;
+            (s != seat || !named(&forced)).then_some((s, forced))
+        })
+    }
     /// The first of `orders` (standing order ids) that answers `seat`'s decision now, with the
     /// action it takes ([`Ruleset::standing_answer`]); only a legal action counts.
     fn standing_answer(&self, seat: Seat, orders: &[String]) -> Option<(String, Value)>;
@@ -150,6 +168,15 @@ pub const LONE_CHOICES: OrderDoc = OrderDoc {
     description: "Play at once any choice that is my only one, also where the game would ask \
                   me to keep a secret (the table may then tell that I had no other choice).",
 };
+
+/// Whether `next`, an action as a client sends it (its JSON, or `{"notation": ...}`), names
+/// the legal action `choice`.
+pub fn names_choice(next: &Value, choice: &LegalAction) -> bool {
+    match notation_of(next) {
+        Some(text) => notation::key(text) == notation::key(&choice.notation),
+        None => *next == choice.action,
+    }
+}
 
 /// The text of an action given by its notation: `{"notation": "<text>"}` and nothing else.
 pub fn notation_of(action: &Value) -> Option<&str> {

@@ -382,9 +382,14 @@ impl Letter<'_> {
         let talking = matches!(game.status(), GameStatus::Open | GameStatus::Active);
         let active = game.status() == GameStatus::Active;
         let confirm = self.answer.and_then(|a| a.confirm).filter(|_| active);
-        // Mail that names a command takes it by reply, even when it shows no choices.
+        // Mail that names a command takes it by reply, even when it shows no choices; so does
+        // the mail that starts a game, for the players who do not act first (one address, many
+        // games: a reply to any mail of a game acts on that game).
         let commands = self.answer.is_some_and(|a| a.commands)
-            || matches!(self.notice, Notice::TimedOut | Notice::Absent);
+            || matches!(
+                self.notice,
+                Notice::TimedOut | Notice::Absent | Notice::GameStarted
+            );
         let (reply_to, choices) = match (usize::try_from(seat), self.state, &self.talk, confirm) {
             (Ok(s), _, None, Some(what)) => {
                 let ticket = ReplyTicket::confirm(game.id, s, game.version, what, Utc::now());

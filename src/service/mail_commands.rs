@@ -62,7 +62,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "UNSUBSCRIBE",
-        "no more game mail at all (SUBSCRIBE: all game mail again)",
+        "no more game mail at all (SUBSCRIBE: all game mail again; SUBSCRIBE TURNS: only the mail that asks for your decisions)",
     ),
     (
         "ABORT",
@@ -205,7 +205,15 @@ pub async fn run(
             Ok(done(ticket, verdict, vec![line.into()]))
         }
         Command::Subscribe | Command::Unsubscribe => {
-            let (preference, verdict, line) = if command == Command::Subscribe {
+            let only_turns = command == Command::Subscribe && subscribes_to_turns(text);
+            let (preference, verdict, line) = if only_turns {
+                (
+                    "turns",
+                    "Subscribed: turn mail only, in all your games",
+                    "You will get a mail when it is your turn to decide, in all your games, and \
+                     no other game mail (reply SUBSCRIBE for all of it).",
+                )
+            } else if command == Command::Subscribe {
                 (
                     "all",
                     "Subscribed: all game mail, in all your games",
@@ -233,6 +241,16 @@ pub async fn run(
             vec!["Reply HELP for the commands.".into()],
         )),
     }
+}
+
+/// Whether the SUBSCRIBE line of `text` asks for turn mail only (`SUBSCRIBE TURNS`).
+fn subscribes_to_turns(text: &str) -> bool {
+    let line = text.trim_start().lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    words.next();
+    words
+        .next()
+        .is_some_and(|w| w.trim_end_matches(['.', '!']).eq_ignore_ascii_case("turns"))
 }
 
 /// HELP: every command with an example, and what the game is about.
@@ -590,6 +608,15 @@ mod tests {
             vacation: None,
             orders: vec![],
         }
+    }
+
+    #[test]
+    fn subscribe_turns_asks_for_turn_mail_only() {
+        assert!(subscribes_to_turns("SUBSCRIBE TURNS"));
+        assert!(subscribes_to_turns("  subscribe turns.\r\n\r\n> quoted"));
+        assert!(!subscribes_to_turns("SUBSCRIBE"));
+        assert!(!subscribes_to_turns("SUBSCRIBE\nturns"));
+        assert!(!subscribes_to_turns("SUBSCRIBE ALL"));
     }
 
     #[test]

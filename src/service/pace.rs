@@ -76,9 +76,7 @@ pub fn measure(
                 current.iter_mut().for_each(|c| *c = false);
             }
             Waiting::Players(acting) => {
-                let forced = acting
-                    .iter()
-                    .find_map(|&s| state.forced_action(s).map(|a| (s, a.action)));
+                let forced = state.next_forced(0, &|_| false).map(|(s, f)| (s, f.action));
                 let (seat, action, was_forced) = match forced {
                     Some((s, action)) => (s, action, true),
                     None => {

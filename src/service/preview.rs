@@ -12,8 +12,8 @@ use uuid::Uuid;
 use super::games::{seat_of, viewer_of};
 use super::views::LegalActionView;
 use super::{Result, ServiceError, Services};
-use crate::rules::registry::notation_of;
-use crate::rules::{GameState, RuleError, Waiting, notation};
+use crate::rules::registry::names_choice;
+use crate::rules::{GameState, LegalAction, RuleError, Waiting};
 use crate::store::models::GameStatus;
 use crate::store::{self};
 
@@ -127,23 +127,12 @@ pub fn run(
 
 /// The forced choices a submission plays before `next` (`Play::run_forced_before`).
 pub fn forced_before(state: &mut dyn GameState, seat: usize, next: &Value) {
+    let named = |choice: &LegalAction| names_choice(next, choice);
     for _ in 0..1_000 {
-        let Waiting::Players(seats) = state.waiting() else {
+        let Some((s, forced)) = state.next_forced(seat, &named) else {
             return;
         };
-        let forced = seats.iter().find_map(|&s| {
-            let f = state.forced_action(s)?;
-            let named = s == seat
-                && match notation_of(next) {
-                    Some(text) => notation::key(text) == notation::key(&f.notation),
-                    None => *next == f.action,
-                };
-            (!named).then_some((s, f.action))
-        });
-        let Some((s, action)) = forced else {
-            return;
-        };
-        if state.apply_json(s, &action).is_err() {
+        if state.apply_json(s, &forced.action).is_err() {
             return;
         }
     }

@@ -179,18 +179,14 @@ fn play_forced_between(
     text: &str,
     plan: &mut Plan,
 ) -> Result<(), Unseen> {
+    let named = |f: &LegalAction| pick_line(text, false, std::slice::from_ref(f), &[]).is_ok();
     for _ in 0..1_000 {
-        let seats = match game.waiting() {
-            Waiting::Players(seats) => seats,
+        match game.waiting() {
+            Waiting::Players(_) => {}
             Waiting::Chance(_) => return Err(Unseen::Chance),
             Waiting::Over(_) => return Err(Unseen::Over),
-        };
-        let forced = seats.iter().find_map(|&s| {
-            let f = game.forced_action(s)?;
-            let named = s == seat && pick_line(text, false, std::slice::from_ref(&f), &[]).is_ok();
-            (!named).then_some((s, f))
-        });
-        let Some((s, f)) = forced else {
+        }
+        let Some((s, f)) = game.next_forced(seat, &named) else {
             return Ok(());
         };
         if game.apply_json(s, &f.action).is_err() {

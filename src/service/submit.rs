@@ -17,9 +17,11 @@ use super::hot::HotGame;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
 use crate::notify::{Compose, Notice};
-use crate::rules::notation;
-use crate::rules::registry::notation_of;
-use crate::rules::{Actor, Applied, GameState, Outcome, RuleError, Visibility, Waiting};
+
+use crate::rules::registry::names_choice;
+use crate::rules::{
+    Actor, Applied, GameState, LegalAction, Outcome, RuleError, Visibility, Waiting,
+};
 use crate::store::idempotency::Claim;
 use crate::store::models::{Event, EventKind, Game, GameStatus, GameUpdate, SeatPlayer, User};
 use crate::store::{self, Conn};
@@ -222,8 +224,9 @@ impl Play {
                 self.play_robot(seat, &mut memory)?;
                 continue;
             }
-            if let Some((seat, action)) = self.forced(&seats, None) {
-                self.play_as(seat, 0, &action, EventKind::Forced)?;
+            // No step of a player's comes next here: every forced choice is played.
+            if let Some((seat, forced)) = self.state.next_forced(0, &|_| false) {
+                self.play_as(seat, 0, &forced.action, EventKind::Forced)?;
                 continue;
             }
             // A standing order answers as its player would: logged as the player's own action.
@@ -276,35 +279,16 @@ impl Play {
         self.play_as(seat, 0, &action, EventKind::Bot)
     }
 
-    /// A forced choice among the `seats` the game waits for: a seat whose only legal action is
-    /// one, where the ruleset does not keep asking (`Ruleset::keeps_asking`), with that action.
-    /// `unless`: the seat and action a submission names next, which is then played as its own.
-    fn forced(&self, seats: &[usize], unless: Option<(usize, &Value)>) -> Option<(usize, Value)> {
-        seats.iter().find_map(|&seat| {
-            let forced = self.state.forced_action(seat)?;
-            let names_it = |next: &Value| match notation_of(next) {
-                Some(text) => notation::key(text) == notation::key(&forced.notation),
-                None => *next == forced.action,
-            };
-            match unless {
-                Some((s, next)) if s == seat && names_it(next) => None,
-                _ => Some((seat, forced.action)),
-            }
-        })
-    }
-
     /// Plays the forced choices the game waits for before a submission's next action (`seat`
     /// plays `next`), unless that action is the forced choice itself: a reply's lines, or a
     /// client's list, need not spell out what has no alternative.
     pub fn run_forced_before(&mut self, seat: usize, next: &Value) -> Result<()> {
         for _ in 0..AUTOMATIC_PER_REQUEST {
-            let Waiting::Players(seats) = self.state.waiting() else {
+            let named = |choice: &LegalAction| names_choice(next, choice);
+            let Some((s, forced)) = self.state.next_forced(seat, &named) else {
                 return Ok(());
             };
-            let Some((s, action)) = self.forced(&seats, Some((seat, next))) else {
-                return Ok(());
-            };
-            self.play_as(s, 0, &action, EventKind::Forced)?;
+            self.play_as(s, 0, &forced.action, EventKind::Forced)?;
         }
         // The next action then meets the choice left, and is refused if it is not that.
         Ok(())

@@ -213,7 +213,9 @@ pub async fn login(
 }
 
 /// `POST /v1/me/password`: a new password for the signed-in account, given its current one
-/// (tried as a login: the same limits per client address and account apply). The new one
+/// (tried as a login: the same limits per client address and account apply). An account
+/// made by mail (an invitation accepted by reply) has no password yet: its first one needs no
+/// current one, as the session itself came from a link mailed to its address. The new one
 /// passes the same strength check as at registration. Every session of the account ends,
 /// this one included; the answer is a new token.
 pub async fn change_password(
@@ -233,9 +235,11 @@ pub async fn change_password(
     if password_too_long(current) {
         return Err(ServiceError::WrongPassword);
     }
-    let (typed, stored) = (current.to_owned(), user.password_hash.clone());
-    if !hashing(move || password::verify(&typed, &stored)).await? {
-        return Err(ServiceError::WrongPassword);
+    if has_password(&user) {
+        let (typed, stored) = (current.to_owned(), user.password_hash.clone());
+        if !hashing(move || password::verify(&typed, &stored)).await? {
+            return Err(ServiceError::WrongPassword);
+        }
     }
     if !password_length_ok(new) {
         return Err(ServiceError::Invalid(
@@ -252,6 +256,12 @@ pub async fn change_password(
     };
     super::sessions::raised(svc, id, version);
     Ok(svc.jwt.issue(id, version, Utc::now())?)
+}
+
+/// Whether the account has a password to sign in with (an account made by mail has none
+/// until it sets one: it signs in by the links in its mail).
+pub fn has_password(user: &User) -> bool {
+    !user.password_hash.is_empty()
 }
 
 /// The user of a verified token, if the account still exists.

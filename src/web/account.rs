@@ -74,6 +74,8 @@ pub async fn settings(req: HttpRequest, svc: web::Data<Services>) -> Page {
             "away_from": vacation.vacation.as_ref().map(|v| v.from.format("%a %-d %b %Y, %H:%M UTC").to_string()),
             "away_until": vacation.vacation.as_ref().map(|v| v.until.format("%a %-d %b %Y, %H:%M UTC").to_string()),
             "days_left": vacation.days_left,
+            "has_password": users::has_password(&user),
+            "password_saved": req.query_string().contains("password=1"),
         }),
     )?;
     Ok(page(StatusCode::OK, body, &csrf))
@@ -144,6 +146,60 @@ pub async fn resend_verification(
     };
     match users::resend_verification(&svc, user.id).await {
         Ok(()) | Err(ServiceError::WrongStatus(_)) => Ok(see_other("/settings?sent=1")),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    #[serde(default)]
+    csrf: String,
+    /// Absent for an account that has no password yet (one made by mail).
+    #[serde(default)]
+    current_password: String,
+    #[serde(default)]
+    new_password: String,
+}
+
+/// `POST /settings/password`: sets the first password of an account made by mail, or changes
+/// the password given the current one (the same use case as `POST /v1/me/password`). Every
+/// other session of the account ends; this browser stays signed in with a new session.
+pub async fn password(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<PasswordForm>,
+) -> Page {
+    let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
+        return Ok(to_sign_in("/settings"));
+    };
+    let client = crate::http::client::client_of(&req, &svc);
+    let changed = users::change_password(
+        &svc,
+        client,
+        user.id,
+        &form.current_password,
+        &form.new_password,
+    )
+    .await;
+    match changed {
+        Ok(_) => {
+            let user = users::current(&svc, user.id)
+                .await?
+                .ok_or(ServiceError::UnknownAccount)?;
+            let mut r = see_other("/settings?password=1");
+            let _ = r.add_cookie(&session::session_cookie(&svc, user.id, user.token_version)?);
+            Ok(r)
+        }
+        Err(ServiceError::WrongPassword) => Err(PageError::new(
+            StatusCode::FORBIDDEN,
+            "Not changed",
+            "The current password is not right. Nothing was changed.",
+        )),
+        Err(ServiceError::Invalid(m) | ServiceError::WeakPassword(m)) => Err(PageError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Not changed",
+            format!("{m}. Nothing was changed."),
+        )),
         Err(e) => Err(e.into()),
     }
 }

@@ -294,6 +294,7 @@ pub const PAGE_METHODS: &[(&str, &[&str])] = &[
     ("/settings", &["GET", "POST"]),
     ("/settings/verification", &["POST"]),
     ("/settings/vacation", &["POST"]),
+    ("/settings/password", &["POST"]),
     ("/games/new", &["GET", "POST"]),
     ("/games/{id}/join", &["POST"]),
     ("/games/{id}/invite", &["POST"]),
@@ -326,6 +327,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(account::resend_verification),
         )
         .route("/settings/vacation", web::post().to(account::vacation))
+        .route("/settings/password", web::post().to(account::password))
         .route("/games/new", web::get().to(tables::new_game_page))
         .route("/games/new", web::post().to(tables::create))
         .route("/games/{id}/join", web::post().to(tables::join))

@@ -13,7 +13,7 @@ use crate::mailbox::{
 use crate::smtp::{Received, SmtpServer};
 
 /// The mail `address` received, in order.
-fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<Received> {
+pub(crate) fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<Received> {
     smtp.received()
         .into_iter()
         .filter(|m| m.to.iter().any(|t| t.eq_ignore_ascii_case(address)))
@@ -21,7 +21,12 @@ fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<Received> {
 }
 
 /// Waits (bounded) for a mail to `address`, after the first `seen`, whose text contains `what`.
-async fn wait_for_text(smtp: &SmtpServer, address: &str, seen: usize, what: &str) -> Received {
+pub(crate) async fn wait_for_text(
+    smtp: &SmtpServer,
+    address: &str,
+    seen: usize,
+    what: &str,
+) -> Received {
     for _ in 0..2400 {
         if let Some(m) = mails_to(smtp, address)
             .into_iter()
@@ -70,7 +75,7 @@ async fn seats(app: &TestApp, game: &str, who: &Player) -> Vec<Value> {
 }
 
 /// The invitation page's link in an invitation mail, on the test server.
-fn page_link(app: &TestApp, mail: &Received) -> String {
+pub(crate) fn page_link(app: &TestApp, mail: &Received) -> String {
     let text = text_of(mail);
     let line = text
         .lines()

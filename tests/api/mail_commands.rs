@@ -250,11 +250,37 @@ async fn a_mail_only_player_mutes_tells_goes_away_resubscribes_and_resigns_by_ma
         app.get("/v1/me/preferences", me).await.expect(200)["mail"],
         "none"
     );
+    // SUBSCRIBE TURNS: only the mail that asks for a decision, and the answer says so.
+    let (turns, v) = reply_to(&app, &smtp, me, &off, "Subscribe turns", "turn mail only").await;
+    assert_eq!(v, "command");
+    assert!(
+        text_of(&turns).contains("all your games"),
+        "{}",
+        text_of(&turns)
+    );
+    assert_eq!(
+        app.get("/v1/me/preferences", me).await.expect(200)["mail"],
+        "turns"
+    );
     let (_, v) = reply_to(&app, &smtp, me, &off, "subscribe", "Subscribed").await;
     assert_eq!(v, "command");
     assert_eq!(
         app.get("/v1/me/preferences", me).await.expect(200)["mail"],
         "all"
+    );
+
+    // Whoever does not act first can still answer the mail that started the game with a
+    // command: it takes replies, for this game (issue 35, item 4).
+    let other = others[0];
+    let started =
+        wait_for_mail_where(&smtp, other, 0, |m| m.subject().contains("has started")).await;
+    assert!(choice_numbers(&text_of(&started)).is_empty() || seat_of(&g, other) == seat);
+    let (help, v) = reply_to(&app, &smtp, other, &started, "HELP", "Help").await;
+    assert_eq!(v, "command");
+    assert!(
+        text_of(&help).contains("SUBSCRIBE TURNS"),
+        "{}",
+        text_of(&help)
     );
 
     // CONFIRM without a question does nothing; RESIGN asks; CONFIRM to its answer resigns.

@@ -23,6 +23,7 @@ mod mail;
 mod mail_commands;
 mod mailbox;
 mod monsters_and_magic;
+mod newcomers;
 mod notify;
 mod openapi;
 mod pagination;

@@ -65,13 +65,15 @@ async fn outbox_dump(app: &TestApp) -> String {
 }
 
 /// Every player answers the latest mail they received, when it asks for a decision, with a
-/// number picked from it, until the game is over (or `stop_after` moves were played).
+/// number picked from it, until the game is over (or `stop_after` moves were played). The
+/// test reads the game's record as `observer` (any account: the players themselves need none).
 /// Returns how many moves were played by mail.
-async fn play_by_mail(
+pub(crate) async fn play_by_mail(
     app: &TestApp,
     smtp: &SmtpServer,
     game: Uuid,
     players: &[Player],
+    observer: &Player,
     seed: u64,
     stop_after: Option<usize>,
 ) -> usize {
@@ -79,7 +81,7 @@ async fn play_by_mail(
     let mut answered: HashSet<String> = HashSet::new();
     let mut largest = 0;
     for _ in 0..MAX_REPLIES {
-        let record = game_record(app, game, &players[0]).await;
+        let record = game_record(app, game, observer).await;
         let played = verdicts(app, "played").await as usize;
         if record["status"] == "finished" || stop_after.is_some_and(|n| played >= n) {
             return played;
@@ -92,7 +94,10 @@ async fn play_by_mail(
             if let Some(last) = mails.last() {
                 largest = largest.max(last.raw.len());
                 let id = last.header("Message-ID").unwrap_or_default();
-                if !answered.contains(&id) && reply_address(last).is_some() {
+                if !answered.contains(&id)
+                    && reply_address(last).is_some()
+                    && !choice_numbers(&text_of(last)).is_empty()
+                {
                     next = Some((p, last.clone(), mails.len()));
                     break;
                 }
@@ -163,7 +168,7 @@ async fn play_by_mail(
 }
 
 /// Every player got the game-over mail, and no mail was over 100 KB.
-async fn check_the_end(app: &TestApp, smtp: &SmtpServer, players: &[Player]) {
+pub(crate) async fn check_the_end(app: &TestApp, smtp: &SmtpServer, players: &[Player]) {
     settle(app).await;
     for p in players {
         let mails = mail_to(smtp, p);
@@ -188,7 +193,7 @@ async fn whole_game_by_mail(ruleset: &str, names: &[&str], options: Value, seed:
     let app = spawn_mail_app(&smtp).await;
     let players = verified_players(&app, names).await;
     let game = app.start_game(ruleset, &players, options).await;
-    let played = play_by_mail(&app, &smtp, game, &players, seed, None).await;
+    let played = play_by_mail(&app, &smtp, game, &players, &players[0], seed, None).await;
     let record = game_record(&app, game, &players[0]).await;
     assert_eq!(record["status"], "finished");
     assert!(played > 10, "{played} moves by mail");
@@ -235,7 +240,7 @@ async fn thirty_decisions_by_mail(ruleset: &str, names: &[&str]) {
     let app = spawn_mail_app(&smtp).await;
     let players = verified_players(&app, names).await;
     let game = app.start_game(ruleset, &players, json!({})).await;
-    let played = play_by_mail(&app, &smtp, game, &players, 7, Some(30)).await;
+    let played = play_by_mail(&app, &smtp, game, &players, &players[0], 7, Some(30)).await;
     let record = game_record(&app, game, &players[0]).await;
     assert!(
         played >= 30 || record["status"] == "finished",
@@ -291,7 +296,10 @@ impl Table {
         let who = &self.players[seat];
         for _ in 0..400 {
             let mails = mail_to(&self.smtp, who);
-            if let Some(m) = mails.iter().rev().find(|m| reply_address(m).is_some())
+            if let Some(m) = mails
+                .iter()
+                .rev()
+                .find(|m| reply_address(m).is_some() && !choice_numbers(&text_of(m)).is_empty())
                 && m.header("X-Seen").is_none()
             {
                 let text = text_of(m);

@@ -503,7 +503,11 @@ async fn screenshots() {
 }
 
 /// Fills the inputs named in `fields` of the page's form `form` and submits it.
-async fn fill_and_submit(b: &crate::browser::Browser, form: &str, fields: &[(&str, &str)]) {
+pub(crate) async fn fill_and_submit(
+    b: &crate::browser::Browser,
+    form: &str,
+    fields: &[(&str, &str)],
+) {
     for (name, value) in fields {
         let input = b.wait_for(&format!("{form} [name='{name}']")).await;
         b.script(&format!(
