@@ -7,17 +7,6 @@
 use super::*;
 use crate::rules::Viewer;
 
-/// A new game (current edition) without permanent cards, seat 0 to move in turn 1.
-fn new_game(seats: usize) -> State {
-    game_with(
-        Game::for_new_game(Options {
-            permanent_cards: 0,
-            ..Options::default()
-        }),
-        seats,
-    )
-}
-
 /// A game of an older edition, for the tests that its log still folds as it did.
 fn game_of_edition(edition: u32, seats: usize) -> State {
     game_with(
@@ -30,10 +19,13 @@ fn game_of_edition(edition: u32, seats: usize) -> State {
     )
 }
 
+/// Whether `seat` is offered an action of the kind `kind` picks out.
+fn offers(state: &State, seat: Seat, kind: impl Fn(&Action) -> bool) -> bool {
+    legal(state, seat).iter().any(kind)
+}
+
 fn merchant_offered(state: &State, seat: Seat) -> bool {
-    legal(state, seat)
-        .iter()
-        .any(|a| matches!(a, Action::Merchant { .. }))
+    offers(state, seat, |a| matches!(a, Action::Merchant { .. }))
 }
 
 /// 3 players; seat 0 holds a Merchant, its last unit is the Hero at a1 (no garrison), and it
@@ -178,11 +170,7 @@ fn a_card_played_from_the_hand_and_made_permanent_is_not_used_again() {
         },
     );
     assert_eq!(state.players[0].permanent, vec![id("Oracle")]);
-    assert!(
-        !legal(&state, 0)
-            .iter()
-            .any(|a| matches!(a, Action::Oracle { .. }))
-    );
+    assert!(!offers(&state, 0, |a| matches!(a, Action::Oracle { .. })));
 }
 
 // Row 12, l.77: "It costs nothing to move through a Town you control." — coming back through

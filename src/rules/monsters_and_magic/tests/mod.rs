@@ -139,6 +139,17 @@ fn game(seats: usize) -> State {
     )
 }
 
+/// A new game (current edition) without permanent cards, seat 0 to move in turn 1.
+fn new_game(seats: usize) -> State {
+    game_with(
+        Game::for_new_game(Options {
+            permanent_cards: 0,
+            ..Options::default()
+        }),
+        seats,
+    )
+}
+
 /// Sets a space's terrain and structure.
 fn set_space(state: &mut State, at: Pos, terrain: Terrain, structure: Structure) {
     let space = state.space_mut(at).unwrap();
