@@ -54,6 +54,8 @@ pub fn label(state: &State, seat: Seat, action: &Action) -> String {
             ),
             _ => format!("Give {}", item_text(*give)),
         },
+        // Never listed nor logged (the trade is made, ruling 13); the variant stays so that a
+        // client sending `skip_trade` is told why it is refused.
         Action::SkipTrade => "Do not trade".to_string(),
         Action::CancelTrade => "Start the trade over".to_string(),
         Action::TurnIn(element) => format!(

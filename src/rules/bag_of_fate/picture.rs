@@ -153,7 +153,7 @@ fn status(state: &State, viewer: Viewer, names: &[String]) -> String {
         }
         Phase::Trading { partner, .. } => match partner {
             Some(p) => format!("{actor}: trading with {}", who(viewer, names, *p)),
-            None => format!("{actor}: may trade"),
+            None => format!("{actor}: choosing a player to trade with"),
         },
         Phase::TurningIn => format!("{actor}: may turn in sets or end the turn"),
         Phase::BuildingSet { element, .. } => {

@@ -553,6 +553,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             ),
             _ => format!("{who} gives {}", item_text(*give)),
         },
+        // Never listed, so never logged or shown (ruling 13; see `label.rs`).
         Action::SkipTrade => format!("{who} does not trade"),
         Action::CancelTrade => format!("{who} starts the trade over"),
         Action::TurnIn(element) => format!(

@@ -357,13 +357,49 @@ impl Ruleset for GardenGnomes {
         notation::notation(action)
     }
 
-    /// When a deadline passes: end the movement; otherwise the first listed choice (the
-    /// lowest-numbered objective dealt; all remaining dice on the first target in turn order).
+    /// When a deadline passes: end the movement; keep an objective that nobody else can work
+    /// out (ruling 17); otherwise the first listed choice (all reinforcements; all remaining
+    /// dice on the first target in turn order: public facts).
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
         let legal = actions::legal_actions(state, seat);
         if legal.contains(&Action::EndMovement) {
             return Some(Action::EndMovement);
         }
+        if matches!(state.phase, Phase::ChoosingObjectives) {
+            return unguessable_keep(state, seat, &legal);
+        }
         legal.into_iter().next()
     }
+}
+
+/// The objective a deadline keeps during the objective choice (ruling 17; review 2026-11-28,
+/// L1), for the seat's first clan still choosing (which clan keeps is public: the log names
+/// it). Not the first card of its offer: the offer is sorted and a clan's own cards (known to
+/// all) come before the neutral ones, so that would be the clan's lowest own card not kept
+/// yet, and everyone could name it. The pick is instead mixed from every objective the clan
+/// was dealt, kept or not: its 3 neutral cards were dealt at random and only its player sees
+/// them, so to every other player the objective kept is as unknown as one drawn at random from
+/// the offer. (The rules draw nothing at random: this is a pure function of the seat's own
+/// secret, the same at every retry.)
+fn unguessable_keep(state: &State, seat: Seat, legal: &[Action]) -> Option<Action> {
+    let clan = state
+        .clans
+        .iter()
+        .find(|c| c.seat == seat && c.choosing(state.keep))?;
+    let mut mix: u64 = 0;
+    for &id in clan.offered.iter().chain(&clan.kept) {
+        mix = splitmix(mix ^ u64::from(id));
+    }
+    let n = u64::try_from(clan.offered.len()).ok().filter(|&n| n > 0)?;
+    let keep = clan.offered.get(usize::try_from(mix % n).unwrap_or(0))?;
+    let keep = Action::KeepObjective(*keep);
+    legal.contains(&keep).then_some(keep)
+}
+
+/// SplitMix64's finaliser: every bit of the input moves about half the bits of the output.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -441,7 +441,10 @@ pub fn end_turn(state: &mut State) {
     }
 }
 
-/// "Eliminate all of your opponents Units": checked whenever units are destroyed.
+/// "Eliminate all of your opponents Units": checked whenever units are destroyed. A player
+/// left without units is out of the game (ruling 41): from edition 2, when that is the
+/// current player (its last figure lost a fight, or went to the Altar), its turn ends at
+/// once, so no power (the Merchant's Garrison, say) brings it back.
 pub fn check_elimination(state: &mut State) {
     let alive: Vec<Seat> = (0..state.seats()).filter(|&s| state.has_units(s)).collect();
     match alive.as_slice() {
@@ -458,8 +461,16 @@ pub fn check_elimination(state: &mut State) {
             Vec::new(),
             "The last units were destroyed together: nobody wins.".to_owned(),
         ),
+        _ if state.options.edition >= 2 && !state.has_units(state.current) => end_turn(state),
         _ => {}
     }
+}
+
+/// Whether `seat` is still in the game, as the target of another player's power: from
+/// edition 2 a player with no units is out (ruling 41) and no longer an "opponent" to look at
+/// (the Oracle) or to switch hands with (the Jester).
+pub fn in_the_game(state: &State, seat: Seat) -> bool {
+    state.options.edition < 2 || state.has_units(seat)
 }
 
 /// "Control the most Map spaces at the end of turn 20X"; ruling: a tie is broken by the

@@ -68,8 +68,11 @@ pub struct Options {
 
 /// The edition new games are created under: 1 lets a figure that arrives before or during
 /// the Movement phase move in it (ruling 15), and offers the Movement phase's powers and
-/// cards at the stops before it (ruling 22).
-pub const EDITION: u32 = 1;
+/// cards at the stops before it (ruling 22); 2 ends the turn of a player who is out of the
+/// game (ruling 41), keeps the Jester and the Oracle off players who are out, counts "Once
+/// on your Turn" per copy of a card (ruling 22) and lets a figure enter a Town again for free
+/// once it has paid a move point since (ruling 12).
+pub const EDITION: u32 = 2;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0

@@ -13,7 +13,9 @@ pub fn stacked_figure(state: &State) -> Option<&Figure> {
 }
 
 /// Whether entering `to` is free for `figure`: "It costs nothing to move through a Town you
-/// control", once per Town and turn (ruling, so that movement always ends).
+/// control" (l.77), except into a Town it entered for free since it last paid a move point
+/// (ruling 12, so that movement always ends: such a loop of free moves only brings it back
+/// where it was). In games created before edition 2, once per Town and turn.
 fn free_entry(state: &State, figure: &Figure, to: Pos) -> bool {
     state.structure(to) == Some(Structure::Town)
         && state.occupies(figure.owner, to)
@@ -71,10 +73,14 @@ pub fn move_figure(state: &mut State, id: u16, to: Pos) {
         .map_or(1, |(_, c)| c);
     switch_to(state, Some(id));
     let terrain = state.terrain(to);
+    let edition = state.options.edition;
     if let Some(f) = state.figure_mut(id) {
         f.spent = f.spent.saturating_add(cost);
         if cost == 0 {
             f.passed.push(to);
+        } else if edition >= 2 {
+            // A move point paid: the Towns passed for free may be entered for free again.
+            f.passed.clear();
         }
         f.at = to;
         if let Some(t) = terrain

@@ -3,7 +3,7 @@
 
 use super::actions::Action;
 use super::data::{CardId, Effect, FigureKind, Power, Structure, hand_effects};
-use super::flow::{add_figure, check_elimination, swap_permanent};
+use super::flow::{add_figure, check_elimination, in_the_game, swap_permanent};
 use super::state::{Peek, Pending, Pos, PowerSource, State, Unit, take};
 use crate::rules::Seat;
 
@@ -77,8 +77,10 @@ fn empty_space(state: &State, at: Pos) -> bool {
 pub fn power_actions(state: &State, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
     let source = |p| state.power_source(seat, p);
+    // "look at one opponents hand": a player who is out is no opponent any more.
+    let opponents = || (0..state.seats()).filter(move |&o| o != seat && in_the_game(state, o));
     if source(Power::Oracle).is_some() {
-        for other in (0..state.seats()).filter(|&s| s != seat) {
+        for other in opponents() {
             out.push(Action::Oracle { seat: other });
         }
     }
@@ -123,7 +125,7 @@ pub fn power_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     if let Some(s) = source(Power::Jester) {
         let mine = hand_after(state, seat, s).len();
-        for other in (0..state.seats()).filter(|&o| o != seat) {
+        for other in opponents() {
             // "Switch hands with opponent who has equal or less cards"
             if state
                 .players

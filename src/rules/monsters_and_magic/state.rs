@@ -127,7 +127,8 @@ pub struct Figure {
     pub hasted: u8,
     /// Artificer bonuses on it this turn.
     pub boosted: u8,
-    /// Towns it passed through for free this turn (each at most once).
+    /// Towns it entered for free this turn (from edition 2: since it last paid a move point);
+    /// it may not enter them for free again until it pays one (ruling 12).
     pub passed: Vec<Pos>,
 }
 
@@ -577,6 +578,9 @@ impl State {
     /// The card a power of `seat` would come from: an unused permanent card first, else a
     /// hand card (played, and so discarded, when used).
     pub fn power_source(&self, seat: Seat, power: Power) -> Option<PowerSource> {
+        if self.options.edition >= 2 {
+            return self.power_copy(seat, power);
+        }
         let player = self.players.get(seat)?;
         let has = |effects: &[Effect]| effects.contains(&Effect::Power(power));
         for &c in &player.permanent {
@@ -595,6 +599,60 @@ impl State {
             .iter()
             .find(|&&c| has(hand_effects(c)) && !spent(&c))
             .map(|&c| PowerSource::Hand(c))
+    }
+
+    /// [`State::power_source`] from edition 2: "OT = Once on your Turn" counts copies, for the
+    /// variant that duplicates ally cards (l.247; review L3). Each copy of a card gives its
+    /// power once a turn: a player may use a card's power as often as it has copies in the
+    /// game, less the uses this turn (permanent uses, and copies played from the hand), and
+    /// only from a copy it holds that is not spent: the used permanent copies count as its
+    /// permanents first, then as hand cards (a used permanent the Diplomat switched into the
+    /// hand). With one copy of each card (the rulebook's deck) a card used this turn cannot
+    /// be used again from anywhere, not even drawn back after a reshuffle and made permanent
+    /// by the Diplomat (review L5).
+    fn power_copy(&self, seat: Seat, power: Power) -> Option<PowerSource> {
+        let player = self.players.get(seat)?;
+        let has = |effects: &[Effect]| effects.contains(&Effect::Power(power));
+        let count = |cards: &[CardId], c: CardId| cards.iter().filter(|&&x| x == c).count();
+        let fresh = |c: CardId| {
+            let uses = count(&player.used, c) + count(&player.played, c);
+            !power.once_per_turn() || uses < self.copies_in_game(c)
+        };
+        let permanent = player.permanent.iter().copied().find(|&c| {
+            has(permanent_effects(c))
+                && fresh(c)
+                && (!power.once_per_turn() || count(&player.permanent, c) > count(&player.used, c))
+        });
+        if let Some(c) = permanent {
+            return Some(PowerSource::Permanent(c));
+        }
+        player
+            .hand
+            .iter()
+            .copied()
+            .find(|&c| {
+                let used_in_hand =
+                    count(&player.used, c).saturating_sub(count(&player.permanent, c));
+                has(hand_effects(c))
+                    && fresh(c)
+                    && (!power.once_per_turn() || count(&player.hand, c) > used_in_hand)
+            })
+            .map(PowerSource::Hand)
+    }
+
+    /// Copies of a card in the game: in the deck, the discard pile, and every player's
+    /// permanent cards and hand.
+    fn copies_in_game(&self, card: CardId) -> usize {
+        let players = self
+            .players
+            .iter()
+            .flat_map(|p| p.permanent.iter().chain(&p.hand));
+        self.deck
+            .iter()
+            .chain(&self.discard)
+            .chain(players)
+            .filter(|&&c| c == card)
+            .count()
     }
 
     /// The seat whose turn number `turn` is: "Play proceeds clockwise" from the first player,

@@ -213,6 +213,8 @@ pub struct CombatView {
     pub step: CombatStep,
     /// The attacker's 2D6; null before the roll.
     pub attack_roll: Option<u8>,
+    /// The defender's 2D6; null before the roll.
+    pub defence_roll: Option<u8>,
     /// The attacker's force now; null when the sides cannot be told.
     pub attack_force: Option<i32>,
     /// The defender's force now; null with `attack_force`.
@@ -355,6 +357,7 @@ fn combat_view(state: &State) -> Option<CombatView> {
         defender: c.defender,
         step: c.step,
         attack_roll: c.attack_roll,
+        defence_roll: c.defence_roll,
         attack_force: sides.as_ref().map(|(a, _)| super::combat::force(state, a)),
         defence_force: sides.as_ref().map(|(_, d)| super::combat::force(state, d)),
     })

@@ -199,10 +199,11 @@ pub fn choices(
                 };
                 groups.add(&title, number, label);
             }
+            // Never listed, so never logged or shown (ruling 13; see `label.rs`).
             Action::SkipTrade => groups.or(number, "Don't trade"),
             Action::CancelTrade => groups.or(
                 number,
-                "Cancel: start the trade over (another player, or no trade)",
+                "Cancel: start the trade over (with another player, or the same)",
             ),
             Action::CancelSet => groups.or(number, "Stop: take the set back, nothing is turned in"),
             Action::EndTurn => groups.or(number, "End your turn"),

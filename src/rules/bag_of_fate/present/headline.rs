@@ -99,8 +99,8 @@ fn doing(state: &State, player: Option<&Player>, names: &[String]) -> (String, S
             Some(CharacterAction::Trade) | None => both("acting".into()),
         },
         Phase::Trading { partner: None, .. } => (
-            "choose a player to trade with, or skip the trade".into(),
-            "is choosing whether to trade".into(),
+            "choose a player to trade with".into(),
+            "is choosing a player to trade with".into(),
         ),
         Phase::Trading {
             partner: Some(p),

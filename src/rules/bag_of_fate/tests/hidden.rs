@@ -383,7 +383,8 @@ fn playing_a_card_shows_the_others_the_card_and_nothing_of_the_rest_of_the_hand(
 #[test]
 fn the_old_play_card_by_index_still_folds_and_shows_others_only_the_card() {
     use crate::rules::registry::{Erased, Game as _};
-    let mut state = start(2);
+    // A game created before edition 1, which applies it (ruling 21).
+    let mut state = start_in(0, 2);
     choose(&mut state, 0, Character::Queen);
     draw_card(&mut state, card(Crystals, 2));
     let snapshot = serde_json::to_value(&state).unwrap();

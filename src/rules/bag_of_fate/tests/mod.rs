@@ -1,6 +1,7 @@
 //! Rule tests. Each quotes the rulebook sentence it checks; chance outcomes are scripted.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod audit;
 mod characters;
 mod conformance;
 mod fresh_review;
@@ -84,9 +85,16 @@ fn draw_token(state: &mut State, t: Token) {
     chance(state, Action::DrawToken(t));
 }
 
-/// A game dealt `hands` (by seat) with the turn order `order`, by scripted chance steps.
+/// A game of the current edition (as new games are created) dealt `hands` (by seat) with the
+/// turn order `order`, by scripted chance steps.
 fn start_with(hands: &[[Card; 3]], order: &[Seat]) -> State {
-    let mut state = Game::new_game(&Options::default(), hands.len()).unwrap();
+    start_of_edition(super::EDITION, hands, order)
+}
+
+/// As [`start_with`], in a game created under `edition` (for the tests of an old edition's
+/// rules, which old games keep).
+fn start_of_edition(edition: u32, hands: &[[Card; 3]], order: &[Seat]) -> State {
+    let mut state = Game::new_game(&Options { edition }, hands.len()).unwrap();
     // Dealing is round-robin by seat.
     for round in 0..3 {
         for hand in hands {
@@ -102,9 +110,14 @@ fn start_with(hands: &[[Card; 3]], order: &[Seat]) -> State {
 
 /// A game of `seats` players, each dealt Potions 1, Flowers 1, Snails 1, in seat order.
 fn start(seats: usize) -> State {
+    start_in(super::EDITION, seats)
+}
+
+/// As [`start`], in a game created under `edition`.
+fn start_in(edition: u32, seats: usize) -> State {
     let hand = [card(Potions, 1), card(Flowers, 1), card(Snails, 1)];
     let order: Vec<Seat> = (0..seats).collect();
-    start_with(&vec![hand; seats], &order)
+    start_of_edition(edition, &vec![hand; seats], &order)
 }
 
 /// Moves `cards` from the deck to `seat`'s face-up cards (the 60 cards stay 60).

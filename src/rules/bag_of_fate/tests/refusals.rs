@@ -62,19 +62,30 @@ fn wrong_actors_are_refused_and_change_nothing() {
 // "Play a Card: Choose an Element Card from your hand" — only cards you hold.
 #[test]
 fn illegal_decisions_say_why_and_change_nothing() {
-    let mut state = start(2);
-    choose(&mut state, 0, Character::Queen);
-    draw_card(&mut state, card(Crystals, 2));
+    // Games created before edition 1 still apply the old `play_card` by index (ruling 21): out
+    // of range, it says why.
+    let mut old = start_in(0, 2);
+    choose(&mut old, 0, Character::Queen);
+    draw_card(&mut old, card(Crystals, 2));
     assert_eq!(
-        illegal(&state, Actor::Seat(0), Action::PlayCard(4)),
+        illegal(&old, Actor::Seat(0), Action::PlayCard(4)),
         RuleError::illegal("there is no card 4 in your hand (you hold 4, numbered from 0)")
     );
     assert_eq!(
-        illegal(&state, Actor::Seat(0), Action::PlayCard(usize::MAX)),
+        illegal(&old, Actor::Seat(0), Action::PlayCard(usize::MAX)),
         RuleError::illegal(format!(
             "there is no card {} in your hand (you hold 4, numbered from 0)",
             usize::MAX
         ))
+    );
+    let mut state = start(2);
+    choose(&mut state, 0, Character::Queen);
+    draw_card(&mut state, card(Crystals, 2));
+    assert_eq!(
+        illegal(&state, Actor::Seat(0), Action::PlayCard(0)),
+        RuleError::illegal(
+            "play a card by naming it ({\"play\": card}), not by its place in your hand"
+        )
     );
     assert_eq!(
         illegal(&state, Actor::Seat(0), Action::EndTurn),

@@ -61,10 +61,18 @@ pub(super) fn objectives(state: &State, i: usize, viewer: Viewer, names: &[Strin
             format!("Still missing: {}.", missing.text())
         });
         let (met, points) = advanced_score(state, i);
-        let how = if state.scoring == Scoring::Advanced {
-            "advanced scoring"
-        } else {
-            "advanced scoring, used if the round limit ends the game"
+        // A basic game is decided by these points when it ends with nobody completing: no
+        // clan can still gather what its objectives need (ruling 13), or the round limit.
+        let how = match (state.scoring, state.round_limit) {
+            (Scoring::Advanced, _) => "advanced scoring",
+            (_, None) => {
+                "advanced scoring, used if the game ends with nobody completing: when no clan \
+                 can still gather what its objectives need"
+            }
+            (_, Some(_)) => {
+                "advanced scoring, used if the game ends with nobody completing: when no clan \
+                 can still gather what its objectives need, or at the round limit"
+            }
         };
         lines.push(format!(
             "Score if the game ended now ({how}): {points} ({} met).",

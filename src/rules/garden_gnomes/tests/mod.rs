@@ -1,6 +1,7 @@
 //! Rule tests. Each quotes the rulebook sentence it checks; chance outcomes are scripted.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod audit;
 mod combat;
 mod conformance;
 mod data;

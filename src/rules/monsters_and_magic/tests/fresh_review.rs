@@ -5,17 +5,6 @@
 use super::super::state::Stop;
 use super::*;
 
-/// A new game (current edition) without permanent cards, seat 0 to move in turn 1.
-fn new_game(seats: usize) -> State {
-    game_with(
-        Game::for_new_game(Options {
-            permanent_cards: 0,
-            ..Options::default()
-        }),
-        seats,
-    )
-}
-
 /// The moves the figure `figure` may make now.
 fn moves_of(state: &State, seat: Seat, figure: u16) -> Vec<Pos> {
     legal(state, seat)

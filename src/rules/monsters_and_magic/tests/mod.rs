@@ -1,6 +1,7 @@
 //! Rule tests. Each quotes the rulebook sentence it checks; chance outcomes are scripted.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod audit;
 mod cards;
 mod combat;
 mod conformance;
@@ -134,6 +135,17 @@ fn game(seats: usize) -> State {
             permanent_cards: 0,
             ..Options::default()
         },
+        seats,
+    )
+}
+
+/// A new game (current edition) without permanent cards, seat 0 to move in turn 1.
+fn new_game(seats: usize) -> State {
+    game_with(
+        Game::for_new_game(Options {
+            permanent_cards: 0,
+            ..Options::default()
+        }),
         seats,
     )
 }
