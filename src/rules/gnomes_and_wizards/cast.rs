@@ -263,9 +263,7 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
     match (effect, cast.target) {
         (Effect::Damage(n), Target::Unit(u)) => combat::damage(state, u, n, Some(owner)),
         (Effect::Attack(n), Target::Unit(u)) => {
-            if struck_back_first(state, owner, cast.source, u) {
-                combat::attack(state, u, n, owner);
-            }
+            ability_attack(state, owner, cast.source, u, n);
         }
         (Effect::Defense(n), Target::Unit(u)) => {
             wake(state, u);
@@ -282,8 +280,8 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
             state.placements.push(Placement { unit: u, spaces: n });
         }
         (Effect::Token(Token::LingeringAttack), Target::Unit(u)) => {
-            if struck_back_first(state, owner, cast.source, u) {
-                combat::attack(state, u, super::data::LINGERING_POWER, owner);
+            let power = super::data::LINGERING_POWER;
+            if ability_attack(state, owner, cast.source, u, power) {
                 combat::give_counter(state, u, Token::LingeringAttack, owner);
             }
         }
@@ -321,6 +319,22 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
         }
         _ => {}
     }
+}
+
+/// An ability's attack of `power` by `owner` on `target` (after the solo strike-back, which may
+/// defeat the attacker first). Returns whether it was made.
+fn ability_attack(
+    state: &mut State,
+    owner: usize,
+    source: Source,
+    target: UnitRef,
+    power: u8,
+) -> bool {
+    let made = struck_back_first(state, owner, source, target);
+    if made {
+        combat::attack(state, target, power, owner);
+    }
+    made
 }
 
 /// Solo, from edition 2: an ability's attack on an automaton unit made by a unit standing on
