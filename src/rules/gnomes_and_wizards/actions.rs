@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::board::TileId;
 use super::data::{self, DIE_FACES, Deck, Face, Tribe};
-use super::state::{Cast, Phase, State, Step, TileCard, UnitRef};
+use super::state::{Cast, DeclaredCall, Phase, State, Step, TileCard, UnitRef};
 use super::{Variant, call, cast, combat, setup, turn};
 use crate::rules::{Actor, Chance, Next, Outcome, RuleError, Seat};
 
@@ -539,6 +539,14 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
         Action::EndAlliance(other) => {
             let pair = (seat.min(other), seat.max(other));
             state.alliances.retain(|&p| p != pair);
+            // From edition 2 (audit bug 4): ended "in the middle of the act" (l.531), while
+            // the active player's unit stands among the former ally's units, the unit now
+            // meets enemies and must stop to attack ('Enemy Occupation', l.517).
+            if state.options.edition >= 2
+                && let (Some(current), Some(slot)) = (state.current(), state.moving)
+            {
+                turn::stop_for_enemies(state, current, slot);
+            }
         }
         Action::Pass => cast::answer(state, seat, None),
         Action::Cast(c) => {
@@ -586,7 +594,12 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
             turn::declare_attack(state, seat, slot, target, dice)
         }
         Action::EndActions => turn::set_step(state, Step::Call),
-        // Windows after a summon and after a card draw (l.365: "at almost any point").
+        // Windows after a summon and after a card draw (l.365: "at almost any point"); from
+        // edition 2 before a summon or an empowering call takes effect instead (l.381, l.411).
+        Action::Summon { slot, clan } if state.options.edition >= 2 => {
+            call::declare(state, seat, DeclaredCall::Summon { slot, clan });
+            cast::open_window(state, super::state::After::Continue);
+        }
         Action::Summon { slot, clan } => {
             call::summon(state, seat, slot, clan);
             cast::open_window(state, super::state::After::Continue);
@@ -608,6 +621,19 @@ fn decide(state: &mut State, seat: Seat, action: &Action) {
             cast::open_window(state, super::state::After::Continue);
         }
         Action::AttachHeld { card, slot } => call::attach_held(state, seat, card, slot),
+        Action::Empower {
+            slot,
+            clan,
+            learned,
+        } if state.options.edition >= 2 => {
+            let call = DeclaredCall::Empower {
+                slot,
+                clan,
+                learned,
+            };
+            call::declare(state, seat, call);
+            cast::open_window(state, super::state::After::Continue);
+        }
         Action::Empower {
             slot,
             clan,

@@ -3,7 +3,7 @@
 use super::Variant;
 use super::combat;
 use super::data::{self, Deck};
-use super::state::{DrawState, State, Status, UnitRef};
+use super::state::{DeclaredCall, DrawState, State, Status, UnitRef};
 use crate::rules::Seat;
 
 /// Whether `owner`'s unit `slot` stands on a face-up tile of its own tribe's Clan `clan`.
@@ -27,11 +27,9 @@ pub fn summons(state: &State, seat: Seat) -> Vec<(u8, u8)> {
         .iter()
         .filter(|u| u.on_board() && u.horns >= data::HORNS_TO_SUMMON)
     {
-        for clan in p
-            .units
-            .iter()
-            .filter(|u| u.slot > 0 && u.status == Status::Inactive)
-        {
+        for clan in p.units.iter().filter(|u| {
+            u.slot > 0 && u.status == Status::Inactive && !p.uncallable.contains(&u.slot)
+        }) {
             if on_clan_tile(state, seat, caller.slot, clan.slot) {
                 out.push((caller.slot, clan.slot));
             }
@@ -41,18 +39,87 @@ pub fn summons(state: &State, seat: Seat) -> Vec<(u8, u8)> {
 }
 
 pub fn summon(state: &mut State, seat: Seat, caller: u8, clan: u8) {
+    spend_horns(state, seat, caller, data::HORNS_TO_SUMMON);
+    bring_out(state, seat, caller, clan);
+}
+
+fn spend_horns(state: &mut State, seat: Seat, caller: u8, horns: u8) {
+    if let Some(u) = state.unit_mut(UnitRef {
+        owner: seat,
+        slot: caller,
+    }) {
+        u.horns = u.horns.saturating_sub(horns);
+    }
+}
+
+/// From edition 2: a summon or an empowering call is declared (its horns spent: "all committed
+/// actions are final", l.389) and takes effect once the others have answered
+/// ([`resolve_declared`]).
+pub fn declare(state: &mut State, seat: Seat, call: DeclaredCall) {
+    let (caller, horns) = match call {
+        DeclaredCall::Summon { slot, .. } => (slot, data::HORNS_TO_SUMMON),
+        DeclaredCall::Empower { slot, .. } => (slot, data::HORNS_TO_EMPOWER),
+    };
+    spend_horns(state, seat, caller, horns);
+    state.declared_call = Some(call);
+}
+
+/// The declared call takes effect if it still can: the caller still stands on a face-up tile
+/// of the Clan, which is still to call (a summon) or on the board (an empowering call), and
+/// may still be called or charged. Otherwise it fails and its horns stay spent, as a declared
+/// attack that misses is spent (l.459).
+pub fn resolve_declared(state: &mut State) {
+    let (Some(call), Some(seat)) = (state.declared_call.take(), state.current()) else {
+        return;
+    };
+    let open = |state: &State, caller: u8, clan: u8| {
+        state
+            .unit(UnitRef {
+                owner: seat,
+                slot: caller,
+            })
+            .is_some_and(|u| u.on_board())
+            && on_clan_tile(state, seat, caller, clan)
+            && state
+                .player(seat)
+                .is_some_and(|p| !p.uncallable.contains(&clan))
+    };
+    let clan_status = |state: &State, clan: u8| {
+        state
+            .unit(UnitRef {
+                owner: seat,
+                slot: clan,
+            })
+            .map(|u| (u.status, u.on_board()))
+    };
+    match call {
+        DeclaredCall::Summon { slot, clan } => {
+            if open(state, slot, clan)
+                && clan_status(state, clan) == Some((Status::Inactive, false))
+            {
+                bring_out(state, seat, slot, clan);
+            }
+        }
+        DeclaredCall::Empower {
+            slot,
+            clan,
+            learned,
+        } => {
+            if open(state, slot, clan) && clan_status(state, clan).is_some_and(|(_, on)| on) {
+                fill(state, seat, clan, learned);
+            }
+        }
+    }
+}
+
+/// Clan `clan` enters the battlefield on the tile of `seat`'s unit `caller`.
+fn bring_out(state: &mut State, seat: Seat, caller: u8, clan: u8) {
     let tile = state
         .unit(UnitRef {
             owner: seat,
             slot: caller,
         })
         .and_then(|u| u.tile);
-    if let Some(u) = state.unit_mut(UnitRef {
-        owner: seat,
-        slot: caller,
-    }) {
-        u.horns = u.horns.saturating_sub(data::HORNS_TO_SUMMON);
-    }
     if let Some(u) = state.unit_mut(UnitRef {
         owner: seat,
         slot: clan,
@@ -77,9 +144,7 @@ pub fn drawers(state: &State, seat: Seat) -> Vec<u8> {
 }
 
 pub fn start_draw(state: &mut State, seat: Seat, slot: u8) {
-    if let Some(u) = state.unit_mut(UnitRef { owner: seat, slot }) {
-        u.horns = u.horns.saturating_sub(data::HORNS_TO_DRAW);
-    }
+    spend_horns(state, seat, slot, data::HORNS_TO_DRAW);
     state.draw = Some(DrawState {
         from: Vec::new(),
         drawn: Vec::new(),
@@ -243,7 +308,13 @@ pub fn empowers(state: &State, seat: Seat) -> Vec<(u8, u8, bool)> {
         .iter()
         .filter(|u| u.on_board() && u.horns >= data::HORNS_TO_EMPOWER)
     {
-        for clan in p.units.iter().filter(|u| u.slot > 0 && u.on_board()) {
+        // "units can no longer use the Call to War action to activate or charge that specific
+        // Clan" once both its tiles were flipped (l.441; from edition 2, `uncallable`).
+        for clan in p
+            .units
+            .iter()
+            .filter(|u| u.slot > 0 && u.on_board() && !p.uncallable.contains(&u.slot))
+        {
             if !on_clan_tile(state, seat, caller.slot, clan.slot) {
                 continue;
             }
@@ -262,13 +333,13 @@ pub fn empowers(state: &State, seat: Seat) -> Vec<(u8, u8, bool)> {
 }
 
 pub fn empower(state: &mut State, seat: Seat, caller: u8, clan: u8, learned: bool) {
+    spend_horns(state, seat, caller, data::HORNS_TO_EMPOWER);
+    fill(state, seat, clan, learned);
+}
+
+/// Fills Clan `clan`'s innate or Learned ability ('Empowering Call').
+fn fill(state: &mut State, seat: Seat, clan: u8, learned: bool) {
     let tribe = state.tribe_of(seat);
-    if let Some(u) = state.unit_mut(UnitRef {
-        owner: seat,
-        slot: caller,
-    }) {
-        u.horns = u.horns.saturating_sub(data::HORNS_TO_EMPOWER);
-    }
     if let Some(u) = state.unit_mut(UnitRef {
         owner: seat,
         slot: clan,

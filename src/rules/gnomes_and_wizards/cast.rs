@@ -4,7 +4,9 @@
 use super::board::TileId;
 use super::combat;
 use super::data::{Ability, Effect, Token};
-use super::state::{After, Cast, Placement, Resolving, Source, State, Target, UnitRef, Window};
+use super::state::{
+    ActiveAnswer, After, Cast, Placement, Resolving, Source, State, Target, UnitRef, Window,
+};
 use crate::rules::Seat;
 
 /// The tiles an ability of `owner` reaches from: its unit's tile (Innate, Learned) or, for a
@@ -155,6 +157,8 @@ pub fn targets(state: &State, owner: usize, source: Source) -> Vec<Target> {
             .filter(|&t| in_range(t) && !state.flipped(t) && !state.is_mine(t))
             .map(Target::Tile)
             .collect(),
+        // From edition 2 only a tile that was flipped: a position left without a tile (a
+        // board of the players' own) has no tile to turn face up.
         Effect::RestoreTile => state
             .geometry()
             .ids()
@@ -162,6 +166,8 @@ pub fn targets(state: &State, owner: usize, source: Source) -> Vec<Target> {
                 in_range(t)
                     && state.flipped(t)
                     && !state.geometry().tile(t).is_some_and(|p| p.centre)
+                    && (state.options.edition < 2
+                        || state.tile(t).is_some_and(|s| s.card.is_some()))
             })
             .map(Target::Tile)
             .collect(),
@@ -256,7 +262,9 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
     };
     match (effect, cast.target) {
         (Effect::Damage(n), Target::Unit(u)) => combat::damage(state, u, n, Some(owner)),
-        (Effect::Attack(n), Target::Unit(u)) => combat::attack(state, u, n, owner),
+        (Effect::Attack(n), Target::Unit(u)) => {
+            ability_attack(state, owner, cast.source, u, n);
+        }
         (Effect::Defense(n), Target::Unit(u)) => {
             wake(state, u);
             if let Some(x) = state.unit_mut(u) {
@@ -272,8 +280,10 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
             state.placements.push(Placement { unit: u, spaces: n });
         }
         (Effect::Token(Token::LingeringAttack), Target::Unit(u)) => {
-            combat::attack(state, u, super::data::LINGERING_POWER, owner);
-            combat::give_counter(state, u, Token::LingeringAttack, owner);
+            let power = super::data::LINGERING_POWER;
+            if ability_attack(state, owner, cast.source, u, power) {
+                combat::give_counter(state, u, Token::LingeringAttack, owner);
+            }
         }
         (Effect::Token(Token::Sleeping), Target::Unit(u)) => {
             combat::give_counter(state, u, Token::Sleeping, owner);
@@ -309,6 +319,48 @@ pub fn resolve(state: &mut State, owner: usize, cast: Cast) {
         }
         _ => {}
     }
+}
+
+/// An ability's attack of `power` by `owner` on `target` (after the solo strike-back, which may
+/// defeat the attacker first). Returns whether it was made.
+fn ability_attack(
+    state: &mut State,
+    owner: usize,
+    source: Source,
+    target: UnitRef,
+    power: u8,
+) -> bool {
+    let made = struck_back_first(state, owner, source, target);
+    if made {
+        combat::attack(state, target, power, owner);
+    }
+    made
+}
+
+/// Solo, from edition 2: an ability's attack on an automaton unit made by a unit standing on
+/// its tile draws the strike-back first, as a base attack does: "Anytime the player attacks an
+/// enemy unit, all enemy units in that space attack the unit using their base stat before the
+/// player may perform their attack" (l.588); an ability's "extra attack" is an attack (l.249,
+/// l.387). The attacking unit is the casting unit, or for a Secret card (held in hand, cast by
+/// no unit in particular) the player's first unit on that tile, Leader first (ruling 21).
+/// Returns whether the attack goes ahead: not when the strike-back defeated the attacker.
+fn struck_back_first(state: &mut State, owner: usize, source: Source, target: UnitRef) -> bool {
+    if state.options.edition < 2 || !state.solo() || owner != 0 || target.owner != 1 {
+        return true;
+    }
+    let Some(tile) = state.unit(target).and_then(|u| u.tile) else {
+        return true;
+    };
+    let attacker = match source {
+        Source::Innate(slot) | Source::Learned(slot) => Some(UnitRef { owner, slot }),
+        Source::Secret(_) => state.units_on(tile).into_iter().find(|u| u.owner == owner),
+    }
+    .filter(|&u| state.unit(u).and_then(|x| x.tile) == Some(tile));
+    let Some(attacker) = attacker else {
+        return true;
+    };
+    super::solo::strike_back(state, attacker, tile);
+    state.unit(attacker).is_some_and(|x| x.on_board())
 }
 
 /// An ability moves `unit` to `to` (a crystal mine entered adds a crystal to its owner's
@@ -489,8 +541,23 @@ pub fn open_window(state: &mut State, after: After) {
     open_window_for(state, after, waiting);
 }
 
-/// Opens a reaction window for `waiting` (queues `after` at once when it is empty).
-pub fn open_window_for(state: &mut State, after: After, waiting: Vec<Seat>) {
+/// Opens a reaction window for `waiting` (queues `after` at once when it is empty). From
+/// edition 2 the active player answers after the others ([`ActiveAnswer`]): when it is among
+/// `waiting` with others, once they have answered; when it is not, once they have answered if
+/// one of them cast something. Its casts then resolve before theirs (l.381).
+pub fn open_window_for(state: &mut State, after: After, mut waiting: Vec<Seat>) {
+    state.active_answer = ActiveAnswer::Done;
+    if state.options.edition >= 2
+        && let Some(current) = state.current()
+        && waiting.iter().any(|&s| s != current)
+    {
+        state.active_answer = if waiting.contains(&current) {
+            waiting.retain(|&s| s != current);
+            ActiveAnswer::Last
+        } else {
+            ActiveAnswer::IfOthersCast
+        };
+    }
     if waiting.is_empty() {
         state.pending_after.push(after);
     } else {
@@ -511,10 +578,18 @@ pub fn open_movement_window(state: &mut State) {
     let Some(current) = state.current() else {
         return;
     };
-    let waiting: Vec<Seat> = eligible(state, false)
+    let mut waiting: Vec<Seat> = eligible(state, false)
         .into_iter()
         .filter(|&s| state.allied(current, s))
         .collect();
+    for s in retracting_allies(state, current) {
+        if !waiting.contains(&s) {
+            waiting.push(s);
+        }
+    }
+    let order = turn_order(state, current);
+    waiting.sort_by_key(|s| order.iter().position(|o| o == s));
+    state.active_answer = ActiveAnswer::Done;
     if !waiting.is_empty() {
         state.window = Some(Window {
             waiting,
@@ -523,6 +598,40 @@ pub fn open_movement_window(state: &mut State) {
             during_movement: true,
         });
     }
+}
+
+/// From edition 2, with 'Enemy Occupation' in force: the temporary allies of the active player
+/// with a unit on the tile its moving unit just entered, asked in the movement window even with
+/// nothing to cast, since ending the alliance there stops the unit to attack: "Either player
+/// may retract their initial agreement at any point, even if it is in the middle of the act
+/// being played out" (l.531, whose example is this very move).
+fn retracting_allies(state: &State, current: Seat) -> Vec<Seat> {
+    if state.options.edition < 2
+        || state.options.own_turn_casting
+        || !super::turn::occupation_applies(state)
+    {
+        return Vec::new();
+    }
+    let Some(tile) = state
+        .moving
+        .and_then(|slot| {
+            state.unit(UnitRef {
+                owner: current,
+                slot,
+            })
+        })
+        .and_then(|u| u.tile)
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<Seat> = state
+        .units_on(tile)
+        .into_iter()
+        .map(|u| u.owner)
+        .filter(|&o| o != current && !state.team_mates(o, current) && state.allied(o, current))
+        .collect();
+    out.dedup();
+    out
 }
 
 /// `seat` answers the open window with a cast or a pass. When the last seat has answered,
@@ -536,7 +645,7 @@ pub fn answer(state: &mut State, seat: Seat, cast: Option<Cast>) {
     if let Some(cast) = cast {
         window.casts.push((seat, cast));
     }
-    if !window.waiting.is_empty() {
+    if !window.waiting.is_empty() || active_answers_now(state) {
         return;
     }
     let Some(window) = state.window.take() else {
@@ -555,4 +664,25 @@ pub fn answer(state: &mut State, seat: Seat, cast: Option<Cast>) {
     // Then everyone may answer what was cast, the active player too: its abilities come first
     // of all on the priority scale (l.381, l.397), before its own base action resolves.
     start_resolution(state, casts, window.after, true, window.during_movement);
+}
+
+/// The others have answered the open window: from edition 2 the active player is asked now if
+/// [`ActiveAnswer`] says so and it may answer. Returns whether it was.
+fn active_answers_now(state: &mut State) -> bool {
+    let Some(current) = state.current() else {
+        return false;
+    };
+    let others_cast = state
+        .window
+        .as_ref()
+        .is_some_and(|w| w.casts.iter().any(|&(s, _)| s != current));
+    let ask = match std::mem::take(&mut state.active_answer) {
+        ActiveAnswer::Done => false,
+        ActiveAnswer::Last => true,
+        ActiveAnswer::IfOthersCast => others_cast,
+    } && may_answer(state, current);
+    if ask && let Some(w) = state.window.as_mut() {
+        w.waiting.push(current);
+    }
+    ask
 }

@@ -149,6 +149,33 @@ pub fn flip(state: &mut State, t: TileId, by: Option<usize>) {
             state.solo_hit.push(u);
         }
     }
+    if state.options.edition >= 2 {
+        mark_uncallable(state);
+    }
+}
+
+/// Records each Clan both of whose tiles are now flipped as never to be called or charged by
+/// a Call to War again (l.303, l.441; [`super::state::Player::uncallable`]).
+fn mark_uncallable(state: &mut State) {
+    for owner in 0..state.players.len() {
+        let tribe = state.tribe_of(owner);
+        for clan in 1..=6u8 {
+            let flipped: Vec<bool> = state
+                .tiles
+                .iter()
+                .filter(|s| s.card.is_some_and(|c| c.tribe == tribe && c.clan == clan))
+                .map(|s| s.flipped)
+                .collect();
+            if let Some(p) = state.players.get_mut(owner)
+                && !flipped.is_empty()
+                && flipped.iter().all(|&f| f)
+                && !p.uncallable.contains(&clan)
+            {
+                p.uncallable.push(clan);
+                p.uncallable.sort_unstable();
+            }
+        }
+    }
 }
 
 /// Where a falling unit may land: the nearest face-up tiles, the way there passing no blockade
@@ -252,11 +279,14 @@ pub fn expire(state: &mut State, seat: Seat) {
     }
 }
 
-/// Gives `u` a counter (one of each type per unit).
+/// Gives `u` a counter (one of each type per unit; from edition 2 only to a unit on the board,
+/// so a lingering attack whose first strike defeats its target leaves no counter behind).
 pub fn give_counter(state: &mut State, u: UnitRef, token: Token, by: usize) {
     let ring = state.current().unwrap_or(0);
+    let new_rules = state.options.edition >= 2;
     if let Some(unit) = state.unit_mut(u)
         && !unit.has(token)
+        && (unit.on_board() || !new_rules)
     {
         unit.counters.push(Counter { token, ring, by });
     }

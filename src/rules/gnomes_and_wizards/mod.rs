@@ -88,8 +88,15 @@ pub struct Options {
 /// The edition new games are created under. Edition 1 (the fresh review of 2026-11-28,
 /// docs/reviews/2026-11-28-gnomes-and-wizards.md): the turn does not end by itself after an
 /// ability is filled while its player could still cast (R1); a unit falling onto a crystal
-/// mine adds a crystal (R3); a team-mate's unit defeated wins no card (R4).
-pub const EDITION: u32 = 1;
+/// mine adds a crystal (R3); a team-mate's unit defeated wins no card (R4). Edition 2 (the
+/// audit of 2026-11-28, docs/reviews/audit-2026-11-28-gnomes-and-wizards.md): the active
+/// player answers a reaction window after the others and its casts resolve first (l.381); a
+/// summon or an empowering call waits for the others' answers before it takes effect; crystal
+/// mines always get a tile; a Clan whose two tiles were flipped is never called or charged
+/// again (l.303, l.441); solo, an ability's attack made from the target's tile draws the
+/// strike-back (l.588); a temporary ally may end the alliance as a unit moves through its
+/// units' tile, which then stops it (l.531); restore abilities only turn a tile face up.
+pub const EDITION: u32 = 2;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0

@@ -216,6 +216,9 @@ fn window_moment(cx: &Ctx, w: &Window) -> String {
     if after == After::BeginTurn {
         return format!("as {} turn starts", text::poss(&cur));
     }
+    if let Some(call) = cx.declared_call() {
+        return format!("before {call} takes effect");
+    }
     if after == After::ResolveAttack
         && let Some(a) = s.attack
     {

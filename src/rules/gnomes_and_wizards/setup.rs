@@ -53,12 +53,29 @@ pub fn prepare_tiles(state: &mut State) {
     state.phase = Phase::Tiles;
 }
 
-/// The next position to fill: the lowest empty one that is not the three-player centre.
+/// The next position to fill: the lowest empty one that is not the three-player centre. From
+/// edition 2, on a board with more positions than tiles (a board of the players' own), the
+/// crystal mines are filled first, so the positions left face down are never mines: "Crystal
+/// Mine tiles ... can never be flipped no matter what" (l.437), and "it is important that the
+/// crystal mines end up in the center of the board" (l.145).
 pub fn next_position(state: &State) -> Option<TileId> {
-    state.geometry().ids().find(|&t| {
-        state.tile(t).is_some_and(|s| s.card.is_none())
-            && !state.geometry().tile(t).is_some_and(|p| p.centre)
-    })
+    let g = state.geometry();
+    let empty = |t: TileId| {
+        state.tile(t).is_some_and(|s| s.card.is_none()) && !g.tile(t).is_some_and(|p| p.centre)
+    };
+    let tiles = 12 * state.players.len();
+    let spare = g
+        .ids()
+        .filter(|&t| !g.tile(t).is_some_and(|p| p.centre))
+        .count()
+        > tiles;
+    if state.options.edition >= 2
+        && spare
+        && let Some(mine) = g.ids().find(|&t| empty(t) && state.is_mine(t))
+    {
+        return Some(mine);
+    }
+    g.ids().find(|&t| empty(t))
 }
 
 /// The tiles that may land on the next position: the pile of its half (even player counts:

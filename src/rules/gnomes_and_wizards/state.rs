@@ -182,6 +182,12 @@ pub struct Player {
     pub trophies: Vec<(Tribe, u8)>,
     pub eliminated: bool,
     pub automaton: bool,
+    /// Clans both of whose tiles have been flipped (from edition 2): "that Clan cannot get
+    /// activated for the remainder of the game" (l.303), and "units can no longer use the
+    /// Call to War action to activate or charge that specific Clan" (l.441), even once an
+    /// ability turns one of the tiles face up again.
+    #[serde(default)]
+    pub uncallable: Vec<u8>,
 }
 
 impl Player {
@@ -195,6 +201,7 @@ impl Player {
             trophies: Vec::new(),
             eliminated: false,
             automaton,
+            uncallable: Vec::new(),
         }
     }
 
@@ -345,6 +352,22 @@ pub struct Window {
     pub during_movement: bool,
 }
 
+/// When the active player answers the open reaction window (from edition 2; never in a
+/// window during a unit's movement, where only its allies are asked). It answers after the
+/// others, with their casts in view, and its own casts resolve first: "an ability cast by the
+/// current player whose turn it is has priority over any other player's ability" (l.381).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActiveAnswer {
+    /// Not to be asked again in this window (asked already, or not at all).
+    #[default]
+    Done,
+    /// Asked once the others have answered.
+    Last,
+    /// Asked once the others have answered, if one of them cast something.
+    IfOthersCast,
+}
+
 /// A unit moved by another player's ability (a teammate's or a temporary ally's): "the player
 /// who controls that unit decides which space the unit moves to" (l.383).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -366,6 +389,16 @@ pub struct Resolving {
     /// Whether that window falls in the active player's unit's movement (allies only).
     #[serde(default)]
     pub during_movement: bool,
+}
+
+/// A summon or an empowering call declared, its horns spent, waiting for the other players'
+/// answers before it takes effect (from edition 2): other players' abilities "come before the
+/// current player's base actions", "Call to War/Draw Cards" among them (l.381, l.411).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclaredCall {
+    Summon { slot: u8, clan: u8 },
+    Empower { slot: u8, clan: u8, learned: bool },
 }
 
 /// An attack declared and not yet resolved.
@@ -415,6 +448,9 @@ pub struct State {
     /// Units that must fall to the nearest face-up tile (their owner chooses).
     pub falls: Vec<UnitRef>,
     pub window: Option<Window>,
+    /// When the active player answers the open window (from edition 2).
+    #[serde(default)]
+    pub active_answer: ActiveAnswer,
     /// Units moved by another player's ability, waiting for their controller to place them.
     #[serde(default)]
     pub placements: Vec<Placement>,
@@ -424,6 +460,9 @@ pub struct State {
     /// What happens once the window and any falls are over (a queue: usually one entry).
     pub pending_after: Vec<After>,
     pub attack: Option<PendingAttack>,
+    /// A summon or empowering call declared, to take effect when its window closes.
+    #[serde(default)]
+    pub declared_call: Option<DeclaredCall>,
     /// Temporary alliances in force (pairs of seats, lower first), and an open offer.
     pub alliances: Vec<(Seat, Seat)>,
     pub offer: Option<(Seat, Seat)>,
@@ -504,10 +543,12 @@ impl State {
             bottom_secret: Vec::new(),
             falls: Vec::new(),
             window: None,
+            active_answer: ActiveAnswer::Done,
             placements: Vec::new(),
             resolving: None,
             pending_after: Vec::new(),
             attack: None,
+            declared_call: None,
             alliances: Vec::new(),
             offer: None,
             offered: Vec::new(),

@@ -60,7 +60,7 @@ fn step_once(state: &mut State) -> bool {
         match state.pending_after.remove(0) {
             After::ResolveAttack => resolve_attack(state),
             After::Flip(t) => flip_now(state, t),
-            After::Continue => {}
+            After::Continue => call::resolve_declared(state),
             After::BeginTurn => {
                 if let Some(seat) = state.current() {
                     begin_planning(state, seat);
@@ -400,8 +400,19 @@ pub fn step_unit(state: &mut State, seat: Seat, slot: u8, to: TileId) {
     if mine && let Some(p) = state.players.get_mut(seat) {
         p.reserve = p.reserve.saturating_add(1);
     }
-    if occupation_applies(state) && !state.flipped(to) && enemies_unoccupied(state, seat, to) {
-        // 'Enemy Occupation': it must stop to attack; a unit that cannot attack stops here.
+    stop_for_enemies(state, seat, slot);
+}
+
+/// 'Enemy Occupation': the moving unit `slot` of `seat`, on a face-up tile with enemy units
+/// not occupied by its allies, must stop to attack; a unit that cannot attack stops there.
+pub fn stop_for_enemies(state: &mut State, seat: Seat, slot: u8) {
+    let Some(at) = state
+        .unit(UnitRef { owner: seat, slot })
+        .and_then(|u| u.tile)
+    else {
+        return;
+    };
+    if occupation_applies(state) && !state.flipped(at) && enemies_unoccupied(state, seat, at) {
         state.moving = None;
         if occupation_targets(state, seat, slot).is_empty() {
             if let Some(u) = state.unit_mut(UnitRef { owner: seat, slot }) {
@@ -413,7 +424,7 @@ pub fn step_unit(state: &mut State, seat: Seat, slot: u8, to: TileId) {
     }
 }
 
-fn occupation_applies(state: &State) -> bool {
+pub fn occupation_applies(state: &State) -> bool {
     state.solo() || state.options.has(Variant::EnemyOccupation)
 }
 
@@ -579,7 +590,7 @@ pub fn reentry_choices(state: &State, seat: Seat) -> Vec<(u8, TileId)> {
     for u in p
         .units
         .iter()
-        .filter(|u| u.slot > 0 && u.status == Status::Inactive)
+        .filter(|u| u.slot > 0 && u.status == Status::Inactive && !p.uncallable.contains(&u.slot))
     {
         for t in state.geometry().ids() {
             let ok = state.tile(t).is_some_and(|s| {
@@ -634,6 +645,7 @@ pub fn end_turn(state: &mut State) {
     state.must_attack = None;
     state.draw = None;
     state.attack = None;
+    state.declared_call = None;
     state.offered.clear();
     state.offered_pairs.clear();
     state.solo_hit.clear();

@@ -188,7 +188,10 @@ pub(super) fn turn(cx: &Ctx) -> Vec<String> {
     if let Some(w) = &s.window {
         let after = match w.after {
             After::ResolveAttack => "then the attack resolves".to_owned(),
-            After::Continue => "then play goes on".to_owned(),
+            After::Continue => match cx.declared_call() {
+                Some(call) => format!("then {call} takes effect if it still can"),
+                None => "then play goes on".to_owned(),
+            },
             After::BeginTurn => "then the turn goes on with its first step".to_owned(),
             After::Flip(t) => format!(
                 "then {} flips (units still on it take 2 fall damage and fall)",

@@ -3,7 +3,7 @@
 
 use super::super::board::TileId;
 use super::super::data::{self, Ability, CardId, Deck, Effect, Face, Token};
-use super::super::state::{Source, State, Target, UnitRef};
+use super::super::state::{DeclaredCall, Source, State, Target, UnitRef};
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
 
@@ -88,6 +88,21 @@ impl<'a> Ctx<'a> {
     /// "your A3 Burrow Runners", "Bob's B1 Storm Callers".
     pub fn whose_unit(&self, u: UnitRef) -> String {
         format!("{} {}", self.whose(u.owner), self.unit(u))
+    }
+
+    /// A declared summon or empowering call: "the call of A3 Burrow Runners by Ann's AL Grand
+    /// Tinkerer Quartzbeard".
+    pub fn declared_call(&self) -> Option<String> {
+        let owner = self.state.current()?;
+        let (slot, clan, what) = match self.state.declared_call? {
+            DeclaredCall::Summon { slot, clan } => (slot, clan, "call"),
+            DeclaredCall::Empower { slot, clan, .. } => (slot, clan, "empowering call"),
+        };
+        Some(format!(
+            "the {what} of {} by {}",
+            self.unit(UnitRef { owner, slot: clan }),
+            self.whose_unit(UnitRef { owner, slot })
+        ))
     }
 
     /// "Bob's B1 Storm Callers (tile 5, HP 8, defense 3)".

@@ -34,6 +34,11 @@ fn clan_tiles(cx: &Ctx, owner: usize, clan: u8) -> String {
     if !down.is_empty() {
         out.push_str(&format!("; flipped: {}", and_list(down)));
     }
+    if s.player(owner)
+        .is_some_and(|p| p.uncallable.contains(&clan))
+    {
+        out.push_str("; both its tiles were flipped: it can no longer be called");
+    }
     out
 }
 

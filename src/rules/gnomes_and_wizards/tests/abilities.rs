@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::data::Token;
-use crate::rules::gnomes_and_wizards::state::{Cast, Source, Target};
+use crate::rules::gnomes_and_wizards::state::{Source, Target};
 
 /// Seat 0's Leader and seat 1's Leader on the same inner tile, seat 0 at its Act step with
 /// all four dice as move/attack on its Leader.
@@ -30,17 +30,6 @@ fn to_act(state: &mut State) {
 }
 
 /// Everyone waiting in a reaction window passes.
-fn pass_window(state: &mut State) {
-    while state.window.is_some() {
-        let seat = waiting_for(state)[0];
-        decide(state, seat, Action::Pass);
-    }
-}
-
-fn cast(source: Source, target: Target) -> Action {
-    Action::Cast(Cast { source, target })
-}
-
 #[test]
 fn an_ability_cast_in_another_players_turn_evades_an_attack() {
     // "If the attacker or the target of the attacker is no longer in the same tile when the

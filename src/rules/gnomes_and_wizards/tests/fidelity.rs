@@ -3,21 +3,10 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::data::Token;
-use crate::rules::gnomes_and_wizards::state::{Cast, Source, Target};
+use crate::rules::gnomes_and_wizards::state::{Source, Target};
 use crate::rules::gnomes_and_wizards::{combat, solo, turn};
 
-fn cast(source: Source, target: Target) -> Action {
-    Action::Cast(Cast { source, target })
-}
-
 /// Everyone waiting in a reaction window passes.
-fn pass_window(state: &mut State) {
-    while state.window.is_some() {
-        let seat = waiting_for(state)[0];
-        decide(state, seat, Action::Pass);
-    }
-}
-
 /// Both Leaders on one inner tile; seat 0 has declared an attack with 4 move/attack dice on
 /// seat 1's Leader, which holds `hand`; seat 1 is asked to answer.
 fn attack_declared(hand: Vec<u16>) -> State {

@@ -6,16 +6,7 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::combat;
-use crate::rules::gnomes_and_wizards::state::{Cast, DrawState, Source, Target};
-
-fn cast(source: Source, target: Target) -> Action {
-    Action::Cast(Cast { source, target })
-}
-
-/// A game as new games are created now (the current edition).
-fn new_game(variants: &[Variant], seats: usize) -> State {
-    start_with(&Game::for_new_game(options(variants)), seats)
-}
+use crate::rules::gnomes_and_wizards::state::{DrawState, Source, Target};
 
 /// Seat 0's Toy Masters (innate Wind-up Rush, charge 3: an extra attack of 4 on an enemy on
 /// its tile) stand with seat 1's Leader on an inner tile; seat 0 rolls five crystals, moves

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod abilities;
+mod audit;
 mod basics;
 mod belief;
 mod calls;
@@ -20,7 +21,7 @@ mod variants;
 
 use super::board::TileId;
 use super::data::{Face, Tribe};
-use super::state::{Phase, State, Status, Step, UnitRef};
+use super::state::{Cast, Phase, Source, State, Status, Step, Target, UnitRef};
 use super::{Action, GnomesAndWizards, Options, Variant};
 use crate::rules::{Actor, Next, RuleError, Ruleset, Seat};
 
@@ -109,6 +110,23 @@ fn start_with(options: &Options, seats: usize) -> State {
         }
     }
     state
+}
+
+/// A game as new games are created now (the current edition).
+fn new_game(variants: &[Variant], seats: usize) -> State {
+    start_with(&Game::for_new_game(options(variants)), seats)
+}
+
+fn cast(source: Source, target: Target) -> Action {
+    Action::Cast(Cast { source, target })
+}
+
+/// Every seat asked passes until the open reaction window closes.
+fn pass_window(state: &mut State) {
+    while state.window.is_some() {
+        let seat = waiting_for(state)[0];
+        decide(state, seat, Action::Pass);
+    }
 }
 
 fn start(seats: usize) -> State {

@@ -14,13 +14,6 @@ fn cast_action(source: Source, target: Target) -> Action {
 }
 
 /// Everyone waiting in a reaction window passes.
-fn pass_window(state: &mut State) {
-    while state.window.is_some() {
-        let seat = waiting_for(state)[0];
-        decide(state, seat, Action::Pass);
-    }
-}
-
 /// A face-up tile that is no mine and has no unit on it.
 fn empty_tile(state: &State) -> TileId {
     state

@@ -3,19 +3,8 @@
 
 use super::*;
 use crate::rules::gnomes_and_wizards::data::Deck;
-use crate::rules::gnomes_and_wizards::state::{Cast, Source, Target};
+use crate::rules::gnomes_and_wizards::state::{Source, Target};
 use crate::rules::gnomes_and_wizards::turn;
-
-fn cast(source: Source, target: Target) -> Action {
-    Action::Cast(Cast { source, target })
-}
-
-fn pass_window(state: &mut State) {
-    while state.window.is_some() {
-        let seat = waiting_for(state)[0];
-        decide(state, seat, Action::Pass);
-    }
-}
 
 /// Seat 0's Leader on `t` with these dice assigned to it, at the Call to War step; seat 1
 /// holds a Secret card (so it may answer every window).
