@@ -225,7 +225,11 @@ async fn a_whole_game_sends_exactly_the_expected_mail() {
     let turn_mail = ann_mail
         .iter()
         .chain(&bob_mail)
-        .find(|m| m.header("Reply-To").is_some() && m.body_text().contains("1. "))
+        .find(|m| {
+            m.header("Reply-To").is_some()
+                && m.body_text()
+                    .contains("Reply to this mail with the number of your choice")
+        })
         .expect("a mail asking Ann or Bob for a decision");
     let turn = turn_mail.body_text();
     assert!(turn.contains("1. "), "{turn}");

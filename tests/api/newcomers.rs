@@ -59,10 +59,13 @@ async fn three_newcomers_meet_by_web_and_mail_and_play_a_whole_game_by_mail() {
     dora.goto(&link).await;
     assert!(dora.text_of_page().await.contains("is confirmed"));
     dora.goto(&format!("{}/games/new", app.base)).await;
-    let summary = dora
-        .wait_for("details.ruleset:has(input[value='bag-of-fate']) summary")
+    // Open the ruleset's part of the form (it may be open already: a click would close it).
+    dora.wait_for("details.ruleset:has(input[value='bag-of-fate']) summary")
         .await;
-    dora.click(&summary).await;
+    dora.script(
+        "document.querySelector(\"details.ruleset:has(input[value='bag-of-fate'])\").open = true; return 1",
+    )
+    .await;
     fill_and_submit(
         &dora,
         "details.ruleset form:has(input[name='ruleset'][value='bag-of-fate'])",
