@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::pages::{form_sender, me, me_json, page, see_other, to_sign_in};
+use super::pages::{form_sender, me, me_json, page, see_other, signed_in, to_sign_in};
 use super::session;
 use super::{PageError, render};
 use crate::service::seats::{self, VACATION_DAYS_PER_YEAR, Vacation};
@@ -182,13 +182,14 @@ pub async fn password(
     )
     .await;
     match changed {
-        Ok(_) => {
-            let user = users::current(&svc, user.id)
-                .await?
-                .ok_or(ServiceError::UnknownAccount)?;
-            let mut r = see_other("/settings?password=1");
-            let _ = r.add_cookie(&session::session_cookie(&svc, user.id, user.token_version)?);
-            Ok(r)
+        // The new token carries the account's new version: this browser's session is made
+        // from it, as a registration's is.
+        Ok((token, _)) => {
+            let session = svc
+                .jwt
+                .verify(&token)
+                .map_err(|e| PageError::internal(e.into()))?;
+            signed_in(&svc, session, "/settings?password=1")
         }
         Err(ServiceError::WrongPassword) => Err(PageError::new(
             StatusCode::FORBIDDEN,

@@ -342,7 +342,7 @@ pub async fn mail_sign_in_link(
     Ok(page(StatusCode::OK, body, &csrf))
 }
 
-fn signed_in(svc: &Services, session: crate::auth::Session, next: &str) -> Page {
+pub(super) fn signed_in(svc: &Services, session: crate::auth::Session, next: &str) -> Page {
     let mut r = see_other(next);
     r.add_cookie(&session::session_cookie(
         svc,

@@ -12,7 +12,7 @@ use crate::invitations::{page_link, wait_for_text};
 use crate::mailbox::{reply_message, send_smtp, spawn_mail_app, text_of, verdict};
 use crate::play_by_mail::{check_the_end, play_by_mail};
 use crate::smtp::SmtpServer;
-use crate::web::fill_and_submit;
+use crate::web::{fill_and_submit, register_on_page};
 
 /// A player the test knows only by address: the account was made by Turnpost, not by the test.
 fn by_address(email: &str) -> Player {
@@ -38,17 +38,7 @@ async fn three_newcomers_meet_by_web_and_mail_and_play_a_whole_game_by_mail() {
     // Dora registers on the page, confirms her address by the link mailed to her, starts a
     // 3-seat bag-of-fate game and invites Alma and Nina by address, all in her browser.
     let dora = driver.browser().await;
-    dora.goto(&format!("{}/register", app.base)).await;
-    fill_and_submit(
-        &dora,
-        "form[action='/register']",
-        &[
-            ("display_name", "Dora"),
-            ("email", &dora_mail),
-            ("password", "a long enough password"),
-        ],
-    )
-    .await;
+    register_on_page(&dora, &app, "Dora", &dora_mail, "a long enough password").await;
     dora.wait_for("a[href='/games/new']").await;
     let confirm = wait_for_text(&smtp, &dora_mail, 0, "/verify?token=").await;
     let link = text_of(&confirm)

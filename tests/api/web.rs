@@ -503,6 +503,27 @@ async fn screenshots() {
 }
 
 /// Fills the inputs named in `fields` of the page's form `form` and submits it.
+/// Registers `name` with `email` on the registration page, and waits until signed in.
+pub(crate) async fn register_on_page(
+    b: &crate::browser::Browser,
+    app: &crate::helpers::TestApp,
+    name: &str,
+    email: &str,
+    password: &str,
+) {
+    b.goto(&format!("{}/register", app.base)).await;
+    fill_and_submit(
+        b,
+        "form[action='/register']",
+        &[
+            ("display_name", name),
+            ("email", email),
+            ("password", password),
+        ],
+    )
+    .await;
+}
+
 pub(crate) async fn fill_and_submit(
     b: &crate::browser::Browser,
     form: &str,
@@ -529,18 +550,8 @@ async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pa
 
     // Dora registers on the page and starts a 2-seat garden-gnomes game with an open seat.
     let dora = driver.browser().await;
-    dora.goto(&format!("{}/register", app.base)).await;
     let dora_mail = format!("dora-{suffix}@example.test");
-    fill_and_submit(
-        &dora,
-        "form[action='/register']",
-        &[
-            ("display_name", "Dora"),
-            ("email", &dora_mail),
-            ("password", "a long enough password"),
-        ],
-    )
-    .await;
+    register_on_page(&dora, &app, "Dora", &dora_mail, "a long enough password").await;
     dora.wait_for("a[href='/games/new']").await;
     assert!(dora.text_of_page().await.contains("Signed in as Dora"));
     dora.goto(&format!("{}/games/new", app.base)).await;
@@ -561,17 +572,8 @@ async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pa
 
     // Emil, signed in from a registration of his own, finds it among the open games and joins.
     let emil = driver.browser().await;
-    emil.goto(&format!("{}/register", app.base)).await;
-    fill_and_submit(
-        &emil,
-        "form[action='/register']",
-        &[
-            ("display_name", "Emil"),
-            ("email", &format!("emil-{suffix}@example.test")),
-            ("password", "another long password"),
-        ],
-    )
-    .await;
+    let emil_mail = format!("emil-{suffix}@example.test");
+    register_on_page(&emil, &app, "Emil", &emil_mail, "another long password").await;
     let join = emil
         .wait_for(&format!("form[action='/games/{game}/join'] button"))
         .await;
