@@ -5,7 +5,8 @@
 //! same unit).
 //!
 //! `cargo bench --bench pace` prints the table in docs/MAIL.md. `TURNPOST_PACE_GAMES` sets the
-//! games per row (default 6).
+//! games per row (default 6); `TURNPOST_PACE_RULESETS` (ids, comma-separated) and
+//! `TURNPOST_PACE_SEATS` (e.g. `3,4`) keep only those rows.
 #![allow(clippy::expect_used)] // a benchmark that cannot run its game stops with why
 
 use turnpost::rules::Registry;
@@ -20,6 +21,12 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(6);
+    let list = |name: &str| -> Vec<String> {
+        std::env::var(name)
+            .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect())
+            .unwrap_or_default()
+    };
+    let (only_rulesets, only_seats) = (list("TURNPOST_PACE_RULESETS"), list("TURNPOST_PACE_SEATS"));
     let registry = Registry::standard();
     println!(
         "{games} games per row, the bot in every seat, default options (wiz-war: round_limit 30)\n"
@@ -29,11 +36,15 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     for rules in registry.all() {
+        if !only_rulesets.is_empty() && !only_rulesets.iter().any(|r| r == rules.id()) {
+            continue;
+        }
         let options = measured_options(rules.id());
         let Ok(range) = rules.seats(&options) else {
             continue;
         };
-        for seats in range.filter(|s| (2..=4).contains(s)) {
+        let wanted = |s: &usize| only_seats.is_empty() || only_seats.contains(&s.to_string());
+        for seats in range.filter(|s| (2..=4).contains(s)).filter(wanted) {
             let (mut decisions, mut forced, mut replies, mut unfinished) = (0, 0, 0, 0);
             for seed in 0..games {
                 let pace = measure(rules, &options, seats, seed, MAX_STEPS).expect("a bot game");
