@@ -1,4 +1,4 @@
-//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen.
+//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen, pace.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -54,6 +54,20 @@ enum Command {
     Openapi,
     /// Load-test a server over HTTP (one started here by default) and compare it with pgbench.
     Loadgen(Box<turnpost::loadgen::LoadArgs>),
+    /// Measure the pace of games by mail (decisions, forced choices, replies per player per
+    /// game) with the built-in bot in every seat; prints the table of docs/MAIL.md. No
+    /// database, no network.
+    Pace {
+        /// Seeded games per ruleset and seat count.
+        #[arg(long, default_value_t = 6)]
+        games: u64,
+        /// Only these rulesets (repeatable; default all).
+        #[arg(long = "ruleset")]
+        rulesets: Vec<String>,
+        /// Only these seat counts (repeatable; default 2 to 4).
+        #[arg(long = "seats")]
+        seats: Vec<usize>,
+    },
 }
 
 fn init_tracing() {
@@ -70,6 +84,18 @@ async fn main() -> anyhow::Result<()> {
     }
     if let Some(Command::Loadgen(args)) = cli.command {
         return turnpost::loadgen::run(*args).await;
+    }
+    if let Some(Command::Pace {
+        games,
+        rulesets,
+        seats,
+    }) = &cli.command
+    {
+        use turnpost::service::pace;
+        println!("{}\n\n{}", pace::preamble(*games), pace::Row::HEADER);
+        return pace::table(rulesets, seats, *games, |row| {
+            println!("{}", row.markdown())
+        });
     }
     init_tracing();
     turnpost::fdlimit::raise_open_files_limit();
@@ -179,7 +205,7 @@ async fn run(
                 anyhow::bail!("game {game_id} does not replay to its snapshot");
             }
         }
-        Command::Openapi | Command::Loadgen(_) => {}
+        Command::Openapi | Command::Loadgen(_) | Command::Pace { .. } => {}
     }
     Ok(())
 }

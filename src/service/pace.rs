@@ -22,6 +22,8 @@ pub struct Pace {
     pub decisions: Vec<usize>,
     /// Per seat: the lone choices the service played for it.
     pub forced: Vec<usize>,
+    /// Per seat: the decisions its standing orders answered (no reply needed).
+    pub ordered: Vec<usize>,
     /// Per seat: mail replies needed when each carries every decision up to new information.
     pub replies: Vec<usize>,
     /// Whether the game ended within the step bound.
@@ -35,6 +37,7 @@ impl Pace {
         Pace {
             decisions: vec![0; seats],
             forced: vec![0; seats],
+            ordered: vec![0; seats],
             replies: vec![0; seats],
             ended: false,
             steps: 0,
@@ -43,13 +46,17 @@ impl Pace {
 }
 
 /// Plays one game of `rules` with `options` at `seats` seats from `seed`, the bot in every
-/// seat, chance drawn from the seed; at most `max_steps` actions.
+/// seat, chance drawn from the seed; at most `max_steps` actions. Every seat has given the
+/// standing orders `orders` (ids of the ruleset's, or none): as in the service, a forced
+/// choice comes first, then a standing order that answers, and only then the player (here the
+/// bot) decides.
 pub fn measure(
     rules: &dyn rules::Game,
     options: &Value,
     seats: usize,
     seed: u64,
     max_steps: usize,
+    orders: &[String],
 ) -> anyhow::Result<Pace> {
     let options = rules.normalise_options(options)?;
     let mut state = rules.new_game(&options, seats)?;
@@ -77,15 +84,24 @@ pub fn measure(
             }
             Waiting::Players(acting) => {
                 let forced = state.next_forced(0, &|_| false).map(|(s, f)| (s, f.action));
-                let (seat, action, was_forced) = match forced {
-                    Some((s, action)) => (s, action, true),
-                    None => {
-                        let s = acting.first().copied().unwrap_or(0);
-                        let choice = memory
-                            .choose(state.as_ref(), s, rng.random())
-                            .ok_or_else(|| anyhow::anyhow!("the bot found no action"))?;
-                        (s, choice, false)
-                    }
+                let ordered = || {
+                    acting.iter().find_map(|&s| {
+                        let (_, action) = state.standing_answer(s, orders)?;
+                        Some((s, action))
+                    })
+                };
+                let (seat, action, by) = match forced {
+                    Some((s, action)) => (s, action, By::Service),
+                    None => match ordered() {
+                        Some((s, action)) => (s, action, By::Order),
+                        None => {
+                            let s = acting.first().copied().unwrap_or(0);
+                            let choice = memory
+                                .choose(state.as_ref(), s, rng.random())
+                                .ok_or_else(|| anyhow::anyhow!("the bot found no action"))?;
+                            (s, choice, By::Player)
+                        }
+                    },
                 };
                 state
                     .apply_json(seat, &action)
@@ -93,18 +109,33 @@ pub fn measure(
                 if let Some(d) = pace.decisions.get_mut(seat) {
                     *d += 1;
                 }
-                if was_forced {
-                    if let Some(f) = pace.forced.get_mut(seat) {
-                        *f += 1;
+                match by {
+                    By::Service => {
+                        if let Some(f) = pace.forced.get_mut(seat) {
+                            *f += 1;
+                        }
                     }
-                } else {
-                    if !current.get(seat).copied().unwrap_or(false)
-                        && let Some(r) = pace.replies.get_mut(seat)
-                    {
-                        *r += 1;
+                    // The player's own action without a reply: news to the others, and to
+                    // the player nothing they had not already answered.
+                    By::Order => {
+                        if let Some(o) = pace.ordered.get_mut(seat) {
+                            *o += 1;
+                        }
+                        for (s, c) in current.iter_mut().enumerate() {
+                            if s != seat {
+                                *c = false;
+                            }
+                        }
                     }
-                    for (s, c) in current.iter_mut().enumerate() {
-                        *c = s == seat;
+                    By::Player => {
+                        if !current.get(seat).copied().unwrap_or(false)
+                            && let Some(r) = pace.replies.get_mut(seat)
+                        {
+                            *r += 1;
+                        }
+                        for (s, c) in current.iter_mut().enumerate() {
+                            *c = s == seat;
+                        }
                     }
                 }
             }
@@ -112,6 +143,126 @@ pub fn measure(
         pace.steps += 1;
     }
     Ok(pace)
+}
+
+/// One row of the pace table: `games` seeded games of a ruleset at a seat count, played twice,
+/// without standing orders and with every seat giving all the ruleset's orders.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    pub ruleset: &'static str,
+    pub seats: usize,
+    pub games: u64,
+    /// Per player per game (without orders): every decision, the forced ones, the replies.
+    pub decisions: f64,
+    pub forced: f64,
+    pub replies: f64,
+    /// Per player per game with the standing orders: the decisions they answered, the replies.
+    pub ordered: f64,
+    pub replies_with_orders: f64,
+    /// Games (of both runs) that did not end within the step bound.
+    pub unfinished: usize,
+}
+
+impl Row {
+    /// The row as a line of the Markdown table of [`Row::HEADER`].
+    pub fn markdown(&self) -> String {
+        format!(
+            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {} |",
+            self.ruleset,
+            self.seats,
+            self.decisions,
+            self.forced,
+            self.replies,
+            self.replies / self.decisions.max(1.0),
+            self.ordered,
+            self.replies_with_orders,
+            self.unfinished
+        )
+    }
+
+    pub const HEADER: &'static str = "| ruleset | seats | decisions | forced | replies | replies / decisions | answered by orders | replies with orders | unfinished |\n|---|---|---|---|---|---|---|---|---|";
+}
+
+/// Plays the games of one row of the pace table (seeds `0..games`), at most `max_steps`
+/// actions a game.
+pub fn row(
+    rules: &dyn rules::Game,
+    seats: usize,
+    games: u64,
+    max_steps: usize,
+) -> anyhow::Result<Row> {
+    let options = super::mail_sizes::measured_options(rules.id());
+    let orders: Vec<String> = rules
+        .standing_orders()
+        .iter()
+        .map(|o| o.id.to_owned())
+        .collect();
+    let mut row = Row {
+        ruleset: rules.id(),
+        seats,
+        games,
+        ..Row::default()
+    };
+    let per = (games as f64 * seats as f64).max(1.0);
+    let sum = |v: &[usize]| v.iter().sum::<usize>() as f64 / per;
+    for seed in 0..games {
+        let plain = measure(rules, &options, seats, seed, max_steps, &[])?;
+        row.decisions += sum(&plain.decisions);
+        row.forced += sum(&plain.forced);
+        row.replies += sum(&plain.replies);
+        let ordered = measure(rules, &options, seats, seed, max_steps, &orders)?;
+        row.ordered += sum(&ordered.ordered);
+        row.replies_with_orders += sum(&ordered.replies);
+        row.unfinished += usize::from(!plain.ended) + usize::from(!ordered.ended);
+    }
+    Ok(row)
+}
+
+/// The pace table: [`row`] for every ruleset (or those named in `rulesets`) and every seat
+/// count from 2 to 4 it allows (or those in `seats`), `games` games each; `each` gets every row
+/// as it is measured (a row can take minutes).
+pub fn table(
+    rulesets: &[String],
+    seats: &[usize],
+    games: u64,
+    mut each: impl FnMut(&Row),
+) -> anyhow::Result<()> {
+    let registry = rules::Registry::standard();
+    for rules in registry.all() {
+        if !rulesets.is_empty() && !rulesets.iter().any(|r| r == rules.id()) {
+            continue;
+        }
+        let Ok(range) = rules.seats(&super::mail_sizes::measured_options(rules.id())) else {
+            continue;
+        };
+        for n in range.filter(|n| (2..=4).contains(n) && (seats.is_empty() || seats.contains(n))) {
+            each(&row(rules, n, games, MAX_STEPS)?);
+        }
+    }
+    Ok(())
+}
+
+/// What the table's rows are, for its first line.
+pub fn preamble(games: u64) -> String {
+    format!(
+        "{games} seeded games per row, the bot in every seat, the options of \
+         `service::mail_sizes::measured_options` (wiz-war: round_limit 30); per player per \
+         game. Each game is played twice: without standing orders, and with every seat giving \
+         all of its ruleset's (`play-lone-choices` included)."
+    )
+}
+
+/// The most actions of one game (chance included) before it counts as unfinished.
+pub const MAX_STEPS: usize = 40_000;
+
+/// Who made a decision in [`measure`].
+enum By {
+    /// A lone choice the service played.
+    Service,
+    /// A standing order of the seat's.
+    Order,
+    /// The seat's player (the bot).
+    Player,
 }
 
 #[cfg(test)]
@@ -130,31 +281,11 @@ mod tests {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(2);
-        let registry = Registry::standard();
-        println!("| ruleset | seats | decisions | forced | replies | unfinished |");
-        println!("|---|---|---|---|---|---|");
-        for rules in registry.all() {
-            let options = crate::service::mail_sizes::measured_options(rules.id());
-            let range = rules.seats(&options).unwrap();
-            for seats in range.filter(|s| (2..=4).contains(s)) {
-                let (mut d, mut f, mut r, mut u) = (0, 0, 0, 0);
-                for seed in 0..games {
-                    let pace = measure(rules, &options, seats, seed, 40_000).unwrap();
-                    d += pace.decisions.iter().sum::<usize>();
-                    f += pace.forced.iter().sum::<usize>();
-                    r += pace.replies.iter().sum::<usize>();
-                    u += usize::from(!pace.ended);
-                }
-                let per = (games as usize * seats).max(1);
-                println!(
-                    "| {} | {seats} | {} | {} | {} | {u} |",
-                    rules.id(),
-                    d / per,
-                    f / per,
-                    r / per
-                );
-            }
-        }
+        let only: Vec<String> = std::env::var("TURNPOST_PACE_RULESETS")
+            .map(|v| v.split(',').map(str::to_owned).collect())
+            .unwrap_or_default();
+        println!("{}", Row::HEADER);
+        table(&only, &[], games, |row| println!("{}", row.markdown())).unwrap();
     }
 
     /// Every ruleset's game is counted whole: each seat's replies are at most its own
@@ -166,7 +297,7 @@ mod tests {
         for rules in registry.all() {
             let options = crate::service::mail_sizes::measured_options(rules.id());
             let seats = *rules.seats(&options).unwrap().start().max(&2);
-            let pace = measure(rules, &options, seats, 1, 50_000).unwrap();
+            let pace = measure(rules, &options, seats, 1, 50_000, &[]).unwrap();
             assert!(
                 pace.ended,
                 "{}: the game did not end in {} steps",

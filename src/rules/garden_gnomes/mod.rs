@@ -17,6 +17,7 @@ mod data;
 mod evaluate;
 mod flow;
 mod notation;
+mod orders;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -355,6 +356,14 @@ impl Ruleset for GardenGnomes {
     /// "Notation").
     fn notation(_state: &State, _seat: Seat, action: &Action) -> String {
         notation::notation(action)
+    }
+
+    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
+        orders::standing_orders()
+    }
+
+    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
+        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: end the movement; keep an objective that nobody else can work

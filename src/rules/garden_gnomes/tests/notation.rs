@@ -45,3 +45,34 @@ fn a_move_reads_as_the_two_territories() {
         "attack green 2"
     );
 }
+
+// The rulebook: "At the start of each round, each player may put Gnomes from his/ her reserve
+// onto the board. Reinforcements are always put onto your home territory." Issue 36's standing
+// order answers that recurring decision with all of them, for the clan asked and nobody else.
+#[test]
+fn the_reinforce_all_order_puts_every_reinforcement_on() {
+    let state = kept(&Options::default(), 4, &[Red, Green, Blue, Yellow], Red);
+    let clan = state
+        .reinforcing()
+        .expect("round 1 begins with reinforcements");
+    let seat = state.clans[clan].seat;
+    let due = state.reinforcements_due(clan);
+    assert!(due > 0, "the first clan has gnomes in reserve");
+    assert_eq!(
+        Game::standing_answer(&state, seat, "reinforce-all"),
+        Some(Action::Reinforce(due))
+    );
+    assert_eq!(
+        Game::legal_actions(&state, seat)[0],
+        Action::Reinforce(due),
+        "the order's answer is one of the clan's choices"
+    );
+    for other in (0..4).filter(|&s| s != seat) {
+        assert_eq!(Game::standing_answer(&state, other, "reinforce-all"), None);
+    }
+    assert_eq!(Game::standing_answer(&state, seat, "no-such-order"), None);
+    // In the movement the order answers nothing: where to move is the clan's turn.
+    let moving = started(&Options::default(), 4, &[Red, Green, Blue, Yellow], Red);
+    let mover = waiting_for(&moving)[0];
+    assert_eq!(Game::standing_answer(&moving, mover, "reinforce-all"), None);
+}

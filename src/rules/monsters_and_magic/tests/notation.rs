@@ -75,3 +75,47 @@ fn a_lone_done_is_asked_only_of_a_player_holding_cards() {
         "an empty hand hides nothing"
     );
 }
+
+// Issue 36: "everywhere 'end my turn when nothing is left but ending it'". The End phase may
+// still hold something to do ("THE OPTIONAL REALIGNMENT RULE: In End Phase you may discard 1 of
+// your permanent cards and replace it with a card from your hand."): the order waits until
+// only ending the turn (or stopping before the next one) is left.
+#[test]
+fn the_end_turn_order_ends_only_a_turn_with_nothing_left_in_it() {
+    let mut state = game_with(
+        Options {
+            realignment: true,
+            permanent_cards: 0,
+            ..Options::default()
+        },
+        2,
+    );
+    give_permanent(&mut state, 0, id("Wings"));
+    assert_eq!(
+        Game::standing_answer(&state, 0, "end-turn"),
+        None,
+        "the Movement phase is the player's"
+    );
+    decide(&mut state, 0, Action::EndMovement);
+    chance(&mut state, Action::DrawCard(id("Paladin")));
+    chance(&mut state, Action::RollDie(3));
+    assert!(matches!(state.phase, Phase::End));
+    assert_eq!(
+        Game::standing_answer(&state, 0, "end-turn"),
+        None,
+        "a realignment can still be made"
+    );
+    decide(
+        &mut state,
+        0,
+        Action::Realign {
+            permanent: id("Wings"),
+            hand: id("Paladin"),
+        },
+    );
+    assert_eq!(
+        Game::standing_answer(&state, 0, "end-turn"),
+        Some(Action::EndTurn)
+    );
+    assert_eq!(Game::standing_answer(&state, 1, "end-turn"), None);
+}
