@@ -233,6 +233,15 @@ fn a_default_action_that_plays_the_first_card_fails() {
     assert!(message.contains("Play"), "{message}");
 }
 
+/// Issue 39: "a deadline's default must not depend on a secret's order" — nor be a hidden
+/// choice anyone can work out. A pass logged for its seat alone, played at every deadline
+/// whatever the hand, changes the seat's view the same way in every twin.
+#[test]
+fn a_hidden_default_that_is_the_same_whatever_the_hand_fails() {
+    let message = failure::<Toy<{ flaw::HIDDEN_DEFAULT_PASS }>>(&quick(), "hidden choice");
+    assert!(message.contains("Pass"), "{message}");
+}
+
 /// The bot's look-ahead (`Ruleset::imagine`) that keeps the rivals' hands plays on what its
 /// player cannot see: the twin with a rival's hand re-dealt gives another imagined state.
 #[test]

@@ -65,6 +65,9 @@ pub(super) mod flaw {
     pub const FORCES_THE_LONE_PASS: u8 = 20;
     /// Every play has the notation `play`, whichever card.
     pub const NOTATION_WITHOUT_THE_CARD: u8 = 21;
+    /// A pass is logged for its seat alone, and a deadline passes: a hidden choice that is the
+    /// same whatever the hand, so everyone can tell what the deadline did.
+    pub const HIDDEN_DEFAULT_PASS: u8 = 22;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -416,6 +419,9 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
         match (action, state.receiver()) {
             (Move::Draw { .. }, Some(seat)) if FLAW != flaw::DRAW_IS_PUBLIC => {
                 Visibility::Seats(vec![seat])
+            }
+            (Move::Pass, _) if FLAW == flaw::HIDDEN_DEFAULT_PASS => {
+                Visibility::Seats(vec![state.turn])
             }
             _ => Visibility::Public,
         }

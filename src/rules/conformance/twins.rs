@@ -28,6 +28,9 @@ use crate::rules::{Actor, Next, Seat, Viewer};
 /// Actions tried on both twins at one state (chosen at random among those both allow).
 const ACTIONS_PER_TWIN: usize = 8;
 
+/// Twins made at one state to see whether a hidden default is the same whatever the secrets.
+const DEFAULT_TWINS: usize = 8;
+
 /// Compares `state` with a twin in which `seat`'s secrets differ (if [`Secrets::perturb`] makes
 /// one), for every viewer but `seat`. Panics naming what differs.
 pub(super) fn check<R: Secrets>(
@@ -74,6 +77,7 @@ pub(super) fn check<R: Secrets>(
         stats.forced_twins += 1;
     }
     same_default::<R>(state, &twin, seat, &others, &what);
+    unguessable_default::<R>(state, seat, &mut pick);
     let mut both = allowed_in_both::<R>(state, &twin, seats);
     for _ in 0..ACTIONS_PER_TWIN.min(both.len()) {
         let (actor, action) = both.swap_remove(pick(both.len()));
@@ -113,6 +117,99 @@ fn same_default<R: Secrets>(
              {twin_default:?}",
             what()
         ),
+    }
+}
+
+/// A default that makes a hidden choice (its log entry is not public) must not make the same
+/// choice whatever the seat's secrets: the others could then work it out. Where `seat` is to
+/// act with two or more choices, its default's change to its own view (what left and what came,
+/// path by path) is compared between the state and up to [`DEFAULT_TWINS`] twins; the same
+/// change in all of them fails. (Garden-gnomes' deadline once kept the first objective offered,
+/// the clan's lowest own card, known to all, whatever neutral cards it was dealt: review of
+/// 2026-11-28, L1.) A public default, or one that leaves the pick to chance, is not compared.
+fn unguessable_default<R: Secrets>(
+    state: &R::State,
+    seat: Seat,
+    pick: &mut dyn FnMut(usize) -> usize,
+) {
+    let acting = |s: &R::State| matches!(R::next(s), Next::Players(seats) if seats.contains(&seat));
+    if !acting(state) || R::legal_actions(state, seat).len() < 2 {
+        return;
+    }
+    let hidden = |s: &R::State| {
+        let default = R::default_action(s, seat)?;
+        let visibility = R::visibility(s, Actor::Seat(seat), &default);
+        (!matches!(visibility, crate::rules::Visibility::Public))
+            .then(|| own_change::<R>(s, seat, &default))
+            .flatten()
+    };
+    let Some(change) = hidden(state) else {
+        return;
+    };
+    let mut alike = 0;
+    for _ in 0..DEFAULT_TWINS {
+        let Some(twin) = R::perturb(state, seat, pick) else {
+            return;
+        };
+        if twin == *state {
+            continue;
+        }
+        if !acting(&twin) || hidden(&twin).as_ref() != Some(&change) {
+            return;
+        }
+        alike += 1;
+    }
+    assert!(
+        alike == 0,
+        "seat {seat}'s default at a deadline makes the same hidden choice whatever its secrets \
+         ({alike} twins with seat {seat}'s secrets re-dealt by Secrets::perturb), so the others \
+         can work it out: {:?} changes seat {seat}'s view by {}",
+        R::default_action(state, seat),
+        change.join("; ")
+    );
+}
+
+/// What `action` by `seat` changes in `seat`'s own view: per path, the values that left and
+/// came (an array as a multiset), sorted.
+fn own_change<R: Secrets>(state: &R::State, seat: Seat, action: &R::Action) -> Option<Vec<String>> {
+    let before = R::view(state, Viewer::Seat(seat));
+    let mut after = state.clone();
+    R::apply(&mut after, Actor::Seat(seat), action).ok()?;
+    let mut out = Vec::new();
+    changes("", &before, &R::view(&after, Viewer::Seat(seat)), &mut out);
+    out.sort();
+    Some(out)
+}
+
+fn changes(path: &str, before: &Value, after: &Value, out: &mut Vec<String>) {
+    if before == after {
+        return;
+    }
+    match (before, after) {
+        (Value::Object(a), Value::Object(b)) => {
+            for key in a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))) {
+                let (x, y) = (
+                    a.get(key).unwrap_or(&Value::Null),
+                    b.get(key).unwrap_or(&Value::Null),
+                );
+                changes(&format!("{path}/{key}"), x, y, out);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let mut left: Vec<&Value> = a.iter().collect();
+            let mut came = Vec::new();
+            for v in b {
+                match left.iter().position(|l| *l == v) {
+                    Some(i) => {
+                        left.swap_remove(i);
+                    }
+                    None => came.push(v),
+                }
+            }
+            out.extend(left.iter().map(|v| format!("{path} lost {v}")));
+            out.extend(came.iter().map(|v| format!("{path} gained {v}")));
+        }
+        _ => out.push(format!("{path}: {before} to {after}")),
     }
 }
 
