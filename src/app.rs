@@ -243,9 +243,11 @@ impl Application {
             live,
             streams,
             settings.body_limit,
-            std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
-            (settings.request_timeout_secs > 0)
-                .then(|| std::time::Duration::from_secs(settings.request_timeout_secs)),
+            (
+                std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
+                (settings.request_timeout_secs > 0)
+                    .then(|| std::time::Duration::from_secs(settings.request_timeout_secs)),
+            ),
             settings.cors_origins.clone(),
         )?;
         Ok(Application {
@@ -401,8 +403,7 @@ fn server(
     live: crate::web::live::Live,
     streams: http::streams::StreamConfig,
     body_limit: usize,
-    body_timeout: std::time::Duration,
-    request_timeout: Option<std::time::Duration>,
+    (body_timeout, request_timeout): (std::time::Duration, Option<std::time::Duration>),
     cors_origins: Vec<String>,
 ) -> anyhow::Result<Server> {
     let data = web::Data::new(services);
