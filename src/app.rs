@@ -99,7 +99,9 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
     if settings.migrate {
         store::migrate(database_url).await?;
     }
-    let pool = store::pool(database_url, settings.db_pool_size)?;
+    let statement_timeout = (settings.db_statement_timeout_secs > 0)
+        .then(|| std::time::Duration::from_secs(settings.db_statement_timeout_secs));
+    let pool = store::pool_with(database_url, settings.db_pool_size, statement_timeout)?;
     std::fs::create_dir_all(&settings.data_dir)
         .with_context(|| format!("creating {}", settings.data_dir.display()))?;
     let key = settings.jwt_key()?;
@@ -125,9 +127,18 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
         inbound: InboundConfig {
             secret: settings.inbound.secret.clone(),
             max_bytes: settings.inbound.max_bytes,
+            relay: crate::service::sender::RelayTrust {
+                id: settings.inbound.relay_id.clone(),
+                addrs: settings.inbound.relay_addrs.clone(),
+            },
         },
         clock: settings.clock.clone(),
         limits: Arc::new(crate::service::limits::Limits::new(&settings.limits)),
+        db_wait: std::time::Duration::from_secs(settings.db_wait_secs.max(1)),
+        streams: crate::service::stream_slots::StreamSlots::new(
+            &settings.limits,
+            crate::fdlimit::open_files_limit(),
+        ),
         versions: Arc::default(),
         hot: Arc::new(crate::service::hot::HotGames::new(settings.hot_games)),
         announcer: crate::service::announce::Announcer::start(pool.clone()),
@@ -156,6 +167,10 @@ pub struct Application {
     /// For the start-up check of old snapshots.
     services: Services,
 }
+
+/// How long a stopping server waits for the requests in flight (event streams end at once):
+/// within Docker's 10 s, with time left to stop the private PostgreSQL cluster.
+const SHUTDOWN_TIMEOUT_SECS: u64 = 4;
 
 /// The outbox worker for these settings and services.
 pub fn mail_worker(settings: &Settings, services: &Services) -> anyhow::Result<Worker> {
@@ -228,7 +243,11 @@ impl Application {
             live,
             streams,
             settings.body_limit,
-            std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
+            (
+                std::time::Duration::from_secs(settings.body_timeout_secs.max(1)),
+                (settings.request_timeout_secs > 0)
+                    .then(|| std::time::Duration::from_secs(settings.request_timeout_secs)),
+            ),
             settings.cors_origins.clone(),
         )?;
         Ok(Application {
@@ -271,6 +290,7 @@ impl Application {
         // Snapshots an older Turnpost wrote and this one cannot load are refolded from their
         // logs, beside serving (see `service::upgrade`).
         let upgrade = self.services;
+        let upgrade_streams = upgrade.streams.clone();
         tokio::spawn(async move {
             match crate::service::upgrade::refresh_stale_snapshots(&upgrade).await {
                 Ok(r) if !r.refolded.is_empty() || !r.failed.is_empty() => tracing::warn!(
@@ -285,12 +305,16 @@ impl Application {
         });
         let hooks = self.hooks.map(|w| tokio::spawn(w.run(stopped.clone())));
         let worker = self.worker.map(|w| tokio::spawn(w.run(stopped)));
+        let streams = upgrade_streams;
         let handle = self.server.handle();
         let mut server = std::pin::pin!(self.server);
         let served = tokio::select! {
             served = &mut server => Some(served),
             () = shutdown_signal() => None,
         };
+        // Open event streams end now (each tells its client to reconnect), so that the
+        // graceful stop below does not wait for them.
+        streams.close();
         let _ = stop.send(true);
         if let Some(inbound) = inbound {
             let _ = inbound.await;
@@ -324,7 +348,10 @@ fn inbound_handler(services: &Services) -> Handler {
             crate::service::inbound::receive(
                 &services,
                 &envelope.data,
-                Some(&envelope.from),
+                crate::service::sender::Arrival::Smtp {
+                    from: &envelope.from,
+                    peer: envelope.peer,
+                },
                 &envelope.to,
             )
             .await
@@ -376,7 +403,7 @@ fn server(
     live: crate::web::live::Live,
     streams: http::streams::StreamConfig,
     body_limit: usize,
-    body_timeout: std::time::Duration,
+    (body_timeout, request_timeout): (std::time::Duration, Option<std::time::Duration>),
     cors_origins: Vec<String>,
 ) -> anyhow::Result<Server> {
     let data = web::Data::new(services);
@@ -390,6 +417,12 @@ fn server(
                     http::deadline::body_deadline,
                 ))
                 .app_data(web::Data::new(http::deadline::BodyTimeout(body_timeout)))
+                .wrap(actix_web::middleware::from_fn(
+                    http::deadline::request_deadline,
+                ))
+                .app_data(web::Data::new(http::deadline::RequestTimeout(
+                    request_timeout,
+                )))
                 // CORS for the configured origins only (none: not there at all); inside the
                 // problem handlers, so a refused preflight is a problem like any other error.
                 .wrap(actix_web::middleware::Condition::new(
@@ -436,6 +469,7 @@ fn server(
     // request (hyper's `IncompleteMessage`), and most client pools keep connections for a
     // minute or more (reqwest and Go 90 s), so the server should rarely be the first to close.
     .keep_alive(KEEP_ALIVE)
+    .shutdown_timeout(SHUTDOWN_TIMEOUT_SECS)
     .listen(listener)?
     // `Application::run` handles the signals, to stop the mail worker first.
     .disable_signals()

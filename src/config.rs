@@ -31,6 +31,17 @@ pub struct Settings {
     pub database_url: Option<String>,
     /// Connections in the pool (`TURNPOST_DB_POOL_SIZE`).
     pub db_pool_size: usize,
+    /// Seconds a request waits for a pooled database connection (or a new one) before it is
+    /// answered 503 (`TURNPOST_DB_WAIT_SECS`).
+    pub db_wait_secs: u64,
+    /// PostgreSQL's `statement_timeout` for the pool's connections, in seconds
+    /// (`TURNPOST_DB_STATEMENT_TIMEOUT_SECS`; 0: none); a statement cancelled by it is 503.
+    pub db_statement_timeout_secs: u64,
+    /// Seconds a request may take until its answer starts (`TURNPOST_REQUEST_TIMEOUT_SECS`;
+    /// 0: no limit); past it, 503 with `Retry-After`. A database that stopped answering (a
+    /// frozen server, a partition) is the usual cause. Event streams count until their first
+    /// bytes only.
+    pub request_timeout_secs: u64,
     /// Games kept in memory between their submissions (`TURNPOST_HOT_GAMES`; 0: none).
     pub hot_games: usize,
     /// HMAC key for JWTs (`TURNPOST_JWT_SECRET`); generated and kept in the data dir if unset.
@@ -80,6 +91,12 @@ pub struct InboundSettings {
     /// The address replies go to (`TURNPOST_REPLY_ADDRESS`), `local@domain`: turn mail says
     /// `Reply-To: local+<token>@domain`. Default: the From address.
     pub reply_address: Option<String>,
+    /// The authserv-id of the relay (the MX in front of Turnpost) whose
+    /// `Authentication-Results` are believed (`TURNPOST_INBOUND_RELAY_ID`); none when unset.
+    pub relay_id: Option<String>,
+    /// The addresses that relay connects to the SMTP listener from
+    /// (`TURNPOST_INBOUND_RELAY_ADDRS`, comma-separated); over HTTP the inbound secret says it.
+    pub relay_addrs: Vec<std::net::IpAddr>,
 }
 
 impl Default for InboundSettings {
@@ -89,6 +106,8 @@ impl Default for InboundSettings {
             secret: None,
             max_bytes: 1024 * 1024,
             reply_address: None,
+            relay_id: None,
+            relay_addrs: Vec::new(),
         }
     }
 }
@@ -147,6 +166,9 @@ impl fmt::Debug for Settings {
                 &self.database_url.as_ref().map(|u| redact_url(u)),
             )
             .field("db_pool_size", &self.db_pool_size)
+            .field("db_wait_secs", &self.db_wait_secs)
+            .field("db_statement_timeout_secs", &self.db_statement_timeout_secs)
+            .field("request_timeout_secs", &self.request_timeout_secs)
             .field("hot_games", &self.hot_games)
             .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<hidden>"))
             .field("jwt_ttl_secs", &self.jwt_ttl_secs)
@@ -166,6 +188,8 @@ impl fmt::Debug for Settings {
                 &self.inbound.secret.as_ref().map(|_| "<hidden>"),
             )
             .field("inbound_max_bytes", &self.inbound.max_bytes)
+            .field("inbound_relay_id", &self.inbound.relay_id)
+            .field("inbound_relay_addrs", &self.inbound.relay_addrs)
             .field("reply_address", &self.reply_address())
             .field("clock_poll_ms", &self.clock_poll_ms)
             .field("clock", &self.clock)
@@ -195,6 +219,9 @@ impl Default for Settings {
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
             database_url: None,
             db_pool_size: 16,
+            db_wait_secs: 5,
+            db_statement_timeout_secs: 10,
+            request_timeout_secs: 15,
             hot_games: crate::service::hot::CAPACITY,
             jwt_secret: None,
             jwt_ttl_secs: 7 * 24 * 3600,
@@ -222,6 +249,9 @@ struct FileSettings {
     data_dir: Option<PathBuf>,
     database_url: Option<String>,
     db_pool_size: Option<usize>,
+    db_wait_secs: Option<u64>,
+    db_statement_timeout_secs: Option<u64>,
+    request_timeout_secs: Option<u64>,
     hot_games: Option<usize>,
     jwt_secret: Option<String>,
     jwt_ttl_secs: Option<i64>,
@@ -244,11 +274,26 @@ struct FileSettings {
     inbound_secret: Option<String>,
     inbound_max_bytes: Option<usize>,
     reply_address: Option<String>,
+    inbound_relay_id: Option<String>,
+    /// A list of addresses, or one string of them separated by commas.
+    inbound_relay_addrs: Option<OneOrMany>,
     clock_poll_ms: Option<u64>,
     limits: Option<limits::FileLimits>,
     webhooks: Option<webhooks::FileWebhooks>,
     /// A list of origins, or one string of them separated by commas.
     cors_origins: Option<OneOrMany>,
+}
+
+/// A comma-separated list of IP addresses (the inbound relay's).
+fn parse_addrs(name: &str, list: &str) -> anyhow::Result<Vec<std::net::IpAddr>> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(|a| {
+            a.parse()
+                .map_err(|e| anyhow::anyhow!("{name}: {a:?} is not an IP address: {e}"))
+        })
+        .collect()
 }
 
 #[derive(Debug, Deserialize)]
@@ -289,6 +334,15 @@ impl Settings {
         }
         if let Some(v) = f.db_pool_size {
             self.db_pool_size = v;
+        }
+        if let Some(v) = f.db_wait_secs {
+            self.db_wait_secs = v;
+        }
+        if let Some(v) = f.db_statement_timeout_secs {
+            self.db_statement_timeout_secs = v;
+        }
+        if let Some(v) = f.request_timeout_secs {
+            self.request_timeout_secs = v;
         }
         if let Some(v) = f.hot_games {
             self.hot_games = v;
@@ -358,6 +412,16 @@ impl Settings {
         if f.reply_address.is_some() {
             i.reply_address = f.reply_address;
         }
+        if f.inbound_relay_id.is_some() {
+            i.relay_id = f.inbound_relay_id;
+        }
+        if let Some(addrs) = f.inbound_relay_addrs {
+            let list = match addrs {
+                OneOrMany::One(s) => s,
+                OneOrMany::Many(v) => v.join(","),
+            };
+            i.relay_addrs = parse_addrs("inbound_relay_addrs", &list)?;
+        }
         if let Some(v) = f.clock_poll_ms {
             self.clock_poll_ms = v;
         }
@@ -396,6 +460,15 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_DB_POOL_SIZE") {
             self.db_pool_size = parse("TURNPOST_DB_POOL_SIZE", v)?;
+        }
+        if let Some(v) = var("TURNPOST_DB_WAIT_SECS") {
+            self.db_wait_secs = parse("TURNPOST_DB_WAIT_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_DB_STATEMENT_TIMEOUT_SECS") {
+            self.db_statement_timeout_secs = parse("TURNPOST_DB_STATEMENT_TIMEOUT_SECS", v)?;
+        }
+        if let Some(v) = var("TURNPOST_REQUEST_TIMEOUT_SECS") {
+            self.request_timeout_secs = parse("TURNPOST_REQUEST_TIMEOUT_SECS", v)?;
         }
         if let Some(v) = var("TURNPOST_HOT_GAMES") {
             self.hot_games = parse("TURNPOST_HOT_GAMES", v)?;
@@ -464,6 +537,12 @@ impl Settings {
         }
         if let Some(v) = var("TURNPOST_REPLY_ADDRESS").filter(|v| !v.is_empty()) {
             i.reply_address = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_INBOUND_RELAY_ID").filter(|v| !v.is_empty()) {
+            i.relay_id = Some(v);
+        }
+        if let Some(v) = var("TURNPOST_INBOUND_RELAY_ADDRS") {
+            i.relay_addrs = parse_addrs("TURNPOST_INBOUND_RELAY_ADDRS", &v)?;
         }
         if let Some(v) = var("TURNPOST_CLOCK_POLL_MS") {
             self.clock_poll_ms = parse("TURNPOST_CLOCK_POLL_MS", v)?;

@@ -31,6 +31,23 @@ pub fn raise_open_files_limit() -> Option<u64> {
     Some(lim.rlim_cur as u64)
 }
 
+/// The soft `RLIMIT_NOFILE` in force (`None` if it cannot be read).
+pub fn open_files_limit() -> Option<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes into the `rlimit` we pass and reads nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return None;
+    }
+    #[allow(
+        clippy::unnecessary_cast,
+        reason = "rlim_t is not u64 on every platform"
+    )]
+    Some(lim.rlim_cur as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

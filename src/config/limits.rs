@@ -38,6 +38,15 @@ pub struct LimitSettings {
     /// `X-Real-IP` (`TURNPOST_CLIENT_IP_HEADER`). Unset: the connection's peer address. Set it
     /// only behind a proxy that overwrites that header, or clients choose their own address.
     pub client_ip_header: Option<String>,
+    /// Event streams one account may hold open at once (`TURNPOST_STREAMS_PER_ACCOUNT`).
+    pub streams_per_account: u32,
+    /// Event streams one client address may hold open at once
+    /// (`TURNPOST_STREAMS_PER_ADDRESS`).
+    pub streams_per_address: u32,
+    /// Event streams the whole process holds at most (`TURNPOST_STREAMS_MAX`); 0: three
+    /// quarters of the open-files limit less 256, which leaves the rest to ordinary requests,
+    /// health checks and the database. A larger number is lowered to that too.
+    pub streams_max: u32,
 }
 
 impl Default for LimitSettings {
@@ -52,6 +61,9 @@ impl Default for LimitSettings {
             verification_mails_per_day: 5,
             password_min_score: 2,
             client_ip_header: None,
+            streams_per_account: 20,
+            streams_per_address: 60,
+            streams_max: 0,
         }
     }
 }
@@ -69,6 +81,9 @@ pub(super) struct FileLimits {
     verification_mails_per_day: Option<u32>,
     password_min_score: Option<u8>,
     client_ip_header: Option<String>,
+    streams_per_account: Option<u32>,
+    streams_per_address: Option<u32>,
+    streams_max: Option<u32>,
 }
 
 fn parse<T: std::str::FromStr>(name: &str, v: &str) -> anyhow::Result<T>
@@ -91,6 +106,9 @@ impl LimitSettings {
             verification_mails_per_day,
             password_min_score,
             client_ip_header,
+            streams_per_account,
+            streams_per_address,
+            streams_max,
         } = f;
         let set = |field: &mut u32, v: Option<u32>| {
             if let Some(v) = v {
@@ -116,6 +134,9 @@ impl LimitSettings {
             &mut self.verification_mails_per_day,
             verification_mails_per_day,
         );
+        set(&mut self.streams_per_account, streams_per_account);
+        set(&mut self.streams_per_address, streams_per_address);
+        set(&mut self.streams_max, streams_max);
         if let Some(v) = password_min_score {
             self.password_min_score = v;
         }
@@ -125,7 +146,16 @@ impl LimitSettings {
     }
 
     pub(super) fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
-        let counts: [(&str, &mut u32); 7] = [
+        let counts: [(&str, &mut u32); 10] = [
+            (
+                "TURNPOST_STREAMS_PER_ACCOUNT",
+                &mut self.streams_per_account,
+            ),
+            (
+                "TURNPOST_STREAMS_PER_ADDRESS",
+                &mut self.streams_per_address,
+            ),
+            ("TURNPOST_STREAMS_MAX", &mut self.streams_max),
             (
                 "TURNPOST_LOGIN_PER_IP_PER_MIN",
                 &mut self.login_per_ip_per_min,

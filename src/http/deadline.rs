@@ -32,6 +32,53 @@ pub fn is_timeout(e: &PayloadError) -> bool {
     matches!(e, PayloadError::Io(io) if io.kind() == std::io::ErrorKind::TimedOut)
 }
 
+/// How long a request may take until its answer starts, as app data (`None`: no limit).
+#[derive(Clone, Copy, Debug)]
+pub struct RequestTimeout(pub Option<Duration>);
+
+/// Middleware: a request whose answer has not started within [`RequestTimeout`] (and the
+/// `wait` of a long poll) is answered
+/// 503 `unavailable` with `Retry-After` (issue 43: a frozen database held every request until
+/// it woke). What the request was doing is dropped: a transaction in flight is rolled back by
+/// PostgreSQL when its connection, found broken, is closed; one whose commit was already
+/// sent may still commit, as after any lost answer (an `Idempotency-Key` tells).
+pub async fn request_deadline(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let limit = req
+        .app_data::<web::Data<RequestTimeout>>()
+        .and_then(|t| t.0);
+    let Some(limit) = limit else {
+        return next
+            .call(req)
+            .await
+            .map(ServiceResponse::map_into_boxed_body);
+    };
+    // A long poll (`GET /v1/games/{id}/events?wait=`) waits that long on purpose.
+    let asked = form_urlencoded::parse(req.query_string().as_bytes())
+        .find(|(k, _)| k == "wait")
+        .and_then(|(_, v)| v.parse::<u64>().ok())
+        .unwrap_or(0)
+        .min(super::games::MAX_WAIT_SECS);
+    let limit = limit + Duration::from_secs(asked);
+    // (The request cannot be kept for the answer: routing needs it unshared. The 503 goes out
+    // as an error, which actix answers with the problem document, `Retry-After` included.)
+    let path = req.path().to_owned();
+    match tokio::time::timeout(limit, next.call(req)).await {
+        Ok(answer) => answer.map(ServiceResponse::map_into_boxed_body),
+        Err(_) => {
+            tracing::warn!(path = %path, "a request timed out");
+            Err(
+                super::problem::ApiError::from(crate::service::ServiceError::Unavailable(
+                    anyhow::anyhow!("no answer within {} s", limit.as_secs_f32()),
+                ))
+                .into(),
+            )
+        }
+    }
+}
+
 /// Middleware: the request's payload, ending with [`timed_out`] once the deadline passes.
 pub async fn body_deadline(
     mut req: ServiceRequest,

@@ -36,7 +36,10 @@ pub async fn healthz() -> web::Json<Health> {
     })
 }
 
-/// The process can serve: the database answers.
+/// How long `/readyz` waits for the database.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The process can serve: the database answers (within half a second).
 #[utoipa::path(
     tag = "health",
     operation_id = "getReadiness",
@@ -49,10 +52,16 @@ pub async fn healthz() -> web::Json<Health> {
 )]
 #[get("/readyz")]
 pub async fn readyz(svc: web::Data<Services>) -> HttpResponse {
-    let counts = match svc.conn().await {
-        Ok(mut conn) => store::outbox::counts(&mut conn).await.ok(),
-        Err(_) => None,
+    // Within a second either way: a database that does not answer in half of it is not
+    // ready (a frozen server would otherwise hold the probe as long as it stays frozen).
+    let look = async {
+        let mut conn = svc.conn().await.ok()?;
+        store::outbox::counts(&mut conn).await.ok()
     };
+    let counts = tokio::time::timeout(READY_WITHIN, look)
+        .await
+        .ok()
+        .flatten();
     let ready = Readiness {
         status: if counts.is_some() {
             "ok"

@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 use super::problem::{ApiError, Problem};
 use crate::service::Services;
 use crate::service::inbound::{self, Received};
+use crate::service::sender::Arrival;
 
 /// Hand over one inbound message (a reply to a turn mail).
 ///
@@ -83,5 +84,7 @@ pub async fn receive_mail(
         }
         raw.extend_from_slice(&chunk);
     }
-    Ok(web::Json(inbound::receive(&svc, &raw, None, &[]).await?))
+    Ok(web::Json(
+        inbound::receive(&svc, &raw, Arrival::Http, &[]).await?,
+    ))
 }

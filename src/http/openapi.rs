@@ -207,7 +207,9 @@ fn unavailable_response() -> RefOr<utoipa::openapi::Response> {
     RefOr::T(
         problem_builder(
             "`unavailable`: the database is not reachable (or the connection to it was lost \
-             during the request); try again after `Retry-After` seconds",
+             during the request), or it did not answer within `TURNPOST_DB_WAIT_SECS`, \
+             `TURNPOST_DB_STATEMENT_TIMEOUT_SECS` or `TURNPOST_REQUEST_TIMEOUT_SECS`; try again \
+             after `Retry-After` seconds",
         )
         .header(
             "Retry-After",

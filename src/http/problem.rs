@@ -139,7 +139,9 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
     (
         "unavailable",
         503,
-        "the database is not reachable; try again after `retry_after` (`Retry-After`) seconds",
+        "the database is not reachable or did not answer in time (`TURNPOST_DB_WAIT_SECS`, \
+         `TURNPOST_DB_STATEMENT_TIMEOUT_SECS`, `TURNPOST_REQUEST_TIMEOUT_SECS`), or the server is \
+         stopping; try again after `retry_after` (`Retry-After`) seconds",
     ),
 ];
 
@@ -405,7 +407,8 @@ impl From<ServiceError> for ApiError {
                         S::SERVICE_UNAVAILABLE,
                         "unavailable",
                         "Service unavailable",
-                        "the database is not reachable; try again shortly",
+                        "the database is not reachable or did not answer in time, or the \
+                         server is stopping; try again shortly",
                     )
                 }
             }

@@ -21,8 +21,10 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::auth::AuthUser;
+use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::Services;
+use crate::service::stream_slots::StreamSlot;
 use crate::service::streams::{self, AccountWatch};
 use crate::web::live::Live;
 
@@ -77,6 +79,15 @@ fn data_lines(out: &mut String, json: &str) {
     }
 }
 
+/// The last event of every stream when the server stops: reconnect (to another process, or to
+/// this one once it is back) with `Last-Event-ID`.
+const RECONNECT: &str = "event: reconnect\ndata: {}\n\n";
+
+/// A slot for one more stream of `user` (429 with `Retry-After` past the limits).
+fn slot(req: &HttpRequest, svc: &Services, user: uuid::Uuid) -> Result<StreamSlot, ApiError> {
+    Ok(svc.streams.take(user, client_of(req, svc))?)
+}
+
 /// What to do after a wait for the next announcement.
 enum Woken {
     /// Read the database again.
@@ -86,18 +97,25 @@ enum Woken {
     Heartbeat,
     /// The stream's time is up, or this process no longer listens.
     End,
+    /// The server is stopping: send [`RECONNECT`] and end.
+    Stopping,
 }
 
 /// Waits for an announcement about `game`, a heartbeat or the end.
 async fn wait(
     rx: &mut tokio::sync::broadcast::Receiver<crate::web::live::Moved>,
+    slot: &mut StreamSlot,
     heartbeat: Duration,
     deadline: Instant,
     game: Uuid,
 ) -> Woken {
     loop {
         let until = deadline.min(Instant::now() + heartbeat);
-        match tokio::time::timeout_at(until, rx.recv()).await {
+        let next = tokio::select! {
+            next = tokio::time::timeout_at(until, rx.recv()) => next,
+            () = slot.closing() => return Woken::Stopping,
+        };
+        match next {
             Ok(Ok(m)) if m.game == game => return Woken::Look,
             Ok(Ok(_)) => {}
             Ok(Err(RecvError::Lagged(_))) => return Woken::Look,
@@ -115,7 +133,10 @@ async fn wait(
 /// (`EventView`). Reconnect with `Last-Event-ID` (or `?after=`): the stream goes on after that
 /// entry, so no entry is lost or repeated. Idle streams get a comment line (`: heartbeat`)
 /// every `TURNPOST_STREAM_HEARTBEAT_SECS`. Once the game is over and its last entry sent, the
-/// stream sends `event: end` and closes. A stream lasts an hour at most; reconnect.
+/// stream sends `event: end` and closes. A stream lasts an hour at most; reconnect. When the
+/// server stops, every stream sends `event: reconnect` and closes: reconnect (with
+/// `Last-Event-ID`) after the `retry` time. An account may hold `TURNPOST_STREAMS_PER_ACCOUNT`
+/// streams (20), a client address `TURNPOST_STREAMS_PER_ADDRESS` (60); beyond, 429.
 ///
 /// Only the `Authorization` header authenticates (a token in the query string is refused),
 /// so no secret ever reaches an access log.
@@ -131,6 +152,8 @@ async fn wait(
         (status = 200, description = "A `text/event-stream` of `entry` events (data: `EventView`, id: its `seq`), `: heartbeat` comments, and a final `end` event once the game is over", content_type = "text/event-stream", body = String),
         (status = 400, description = "`malformed-request`: `after` or `Last-Event-ID` is not a whole number of at least 0", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: the account, the client address or the server holds as many streams as it may (`TURNPOST_STREAMS_PER_ACCOUNT`, `TURNPOST_STREAMS_PER_ADDRESS`, `TURNPOST_STREAMS_MAX`); close one or wait `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     ),
     security(("bearer" = []))
 )]
@@ -155,6 +178,7 @@ pub async fn game_stream(
     .ok_or_else(|| {
         ApiError::bad_request("`after` and Last-Event-ID must be a seq: a whole number, 0 or more")
     })?;
+    let slot = slot(&req, &svc, user.id)?;
     // Listen before the first read, so nothing committed after it goes unheard.
     let rx = live.subscribe();
     // The first read answers 404 for an unknown game before the stream starts.
@@ -168,10 +192,12 @@ pub async fn game_stream(
         read: Option<(crate::service::views::EventPage, bool)>,
         look: bool,
         ended: bool,
+        slot: StreamSlot,
     }
     let feed = Feed {
         svc,
         rx,
+        slot,
         cursor: after,
         read: Some(first),
         look: false,
@@ -221,12 +247,19 @@ pub async fn game_stream(
                     }
                     continue;
                 }
-                match wait(&mut feed.rx, heartbeat, deadline, game).await {
+                match wait(&mut feed.rx, &mut feed.slot, heartbeat, deadline, game).await {
                     Woken::Look => feed.look = true,
                     Woken::Heartbeat => {
                         feed.look = true;
                         let beat = web::Bytes::from_static(b": heartbeat\n\n");
                         return Some((Ok(beat), (feed, None)));
+                    }
+                    Woken::Stopping => {
+                        feed.ended = true;
+                        return Some((
+                            Ok(web::Bytes::from_static(RECONNECT.as_bytes())),
+                            (feed, None),
+                        ));
                     }
                     Woken::End => return None,
                 }
@@ -247,7 +280,9 @@ pub async fn game_stream(
 /// ids are stable: `<micros>.<game>.<version>` names one turn of one game, so a client that
 /// reconnects may see an id again (drop it) but misses none. Turns and ends arrive as they are
 /// committed; invitations within a heartbeat. Idle streams get `: heartbeat` comment lines.
-/// A stream lasts an hour at most; reconnect. Authenticated by the `Authorization` header only.
+/// A stream lasts an hour at most; reconnect. When the server stops it sends `event: reconnect`
+/// and closes. The same limits as a game stream's apply (429 beyond). Authenticated by the
+/// `Authorization` header only.
 #[utoipa::path(
     tag = "me",
     operation_id = "streamMyEvents",
@@ -257,6 +292,8 @@ pub async fn game_stream(
     responses(
         (status = 200, description = "A `text/event-stream` of `your-turn`, `game-over` and `invitation` events and `: heartbeat` comments", content_type = "text/event-stream", body = String),
         (status = 400, description = "`malformed-request`: `Last-Event-ID` is not an id this stream sent", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`rate-limited`: the account, the client address or the server holds as many streams as it may (`TURNPOST_STREAMS_PER_ACCOUNT`, `TURNPOST_STREAMS_PER_ADDRESS`, `TURNPOST_STREAMS_MAX`); close one or wait `Retry-After` seconds", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
     ),
     security(("bearer" = []))
 )]
@@ -274,14 +311,17 @@ pub async fn my_stream(
         }
         None => None,
     };
+    let slot = slot(&req, &svc, user.id)?;
     let rx = live.subscribe();
     let mut watch = AccountWatch::open(&svc, user.id, resume).await?;
     let first = watch.look(&svc).await?;
     let heartbeat = config.heartbeat;
     let deadline = Instant::now() + LIFETIME;
     let body = stream::unfold(
-        (svc, rx, watch, Some(first), true),
-        move |(svc, mut rx, mut watch, mut ready, hello)| async move {
+        (svc, rx, watch, Some(first), true, Some(slot)),
+        move |(svc, mut rx, mut watch, mut ready, hello, mut slot)| async move {
+            // Taken once the last event is sent: the stream is over.
+            let held = slot.as_mut()?;
             loop {
                 if let Some(notices) = ready.take() {
                     let mut chunk = String::new();
@@ -294,12 +334,19 @@ pub async fn my_stream(
                         chunk.push('\n');
                     }
                     if !chunk.is_empty() {
-                        return Some((Ok(web::Bytes::from(chunk)), (svc, rx, watch, None, false)));
+                        return Some((
+                            Ok(web::Bytes::from(chunk)),
+                            (svc, rx, watch, None, false, slot),
+                        ));
                     }
                 }
                 let woken = loop {
                     let until = deadline.min(Instant::now() + heartbeat);
-                    match tokio::time::timeout_at(until, rx.recv()).await {
+                    let next = tokio::select! {
+                        next = tokio::time::timeout_at(until, rx.recv()) => next,
+                        () = held.closing() => break Woken::Stopping,
+                    };
+                    match next {
                         Ok(Ok(m)) => match watch.concerns(&svc, m.game).await {
                             Ok(true) => break Woken::Look,
                             Ok(false) => {}
@@ -314,8 +361,13 @@ pub async fn my_stream(
                         Err(_) => break Woken::Heartbeat,
                     }
                 };
-                if let Woken::End = woken {
-                    return None;
+                match woken {
+                    Woken::End => return None,
+                    Woken::Stopping => {
+                        let last = web::Bytes::from_static(RECONNECT.as_bytes());
+                        return Some((Ok(last), (svc, rx, watch, None, false, None)));
+                    }
+                    _ => {}
                 }
                 match watch.look(&svc).await {
                     Ok(notices) => ready = Some(notices),
@@ -328,7 +380,7 @@ pub async fn my_stream(
                     && ready.as_ref().is_some_and(Vec::is_empty)
                 {
                     let beat = web::Bytes::from_static(b": heartbeat\n\n");
-                    return Some((Ok(beat), (svc, rx, watch, None, false)));
+                    return Some((Ok(beat), (svc, rx, watch, None, false, slot)));
                 }
             }
         },

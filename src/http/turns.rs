@@ -37,7 +37,7 @@ pub struct PreviewActions {
         (status = 403, description = "`not-a-player`: the caller holds no seat; `not-your-decision`: not the caller's decision now", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game-status`: the game is not active", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`illegal-action`: an illegal action (with `action_index` and the rule's reason); `invalid-request`: no actions", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`illegal-action`: an illegal action, or one not written exactly as `legal_actions` lists it (`{\"end_move\": null}` for `\"end_move\"`, an unknown field), with `action_index` and the reason; `invalid-request`: no actions", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -45,6 +45,10 @@ impl Server {
             // Each client submits dozens a second: far above the per-token limit for people and
             // bots, but the limit stays on (a million a minute), so its cost is measured.
             .env("TURNPOST_SUBMISSIONS_PER_TOKEN_PER_MIN", "1000000")
+            // The `streams` scenario holds a thousand streams of a few accounts, all from
+            // 127.0.0.1; the process's ceiling (below its open-files limit) stays in force.
+            .env("TURNPOST_STREAMS_PER_ACCOUNT", "0")
+            .env("TURNPOST_STREAMS_PER_ADDRESS", "0")
             .env(
                 "RUST_LOG",
                 std::env::var("LOADGEN_SERVER_LOG").unwrap_or_else(|_| "warn".into()),

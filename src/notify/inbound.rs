@@ -22,6 +22,8 @@ pub struct Envelope {
     pub to: Vec<String>,
     /// The message as received (RFC 5322), dot-unstuffed.
     pub data: Vec<u8>,
+    /// The client's address.
+    pub peer: Option<std::net::IpAddr>,
 }
 
 /// What the listener hands each message to.
@@ -56,7 +58,7 @@ pub async fn serve(
             a = listener.accept() => a,
             _ = stop.changed() => break,
         };
-        let Ok((stream, _)) = accepted else {
+        let Ok((stream, peer)) = accepted else {
             continue;
         };
         let handler = handler.clone();
@@ -64,7 +66,7 @@ pub async fn serve(
         match slots.clone().try_acquire_owned() {
             Ok(permit) => {
                 tokio::spawn(async move {
-                    let _ = session(stream, &handler, &limits).await;
+                    let _ = session(stream, peer.ip(), &handler, &limits).await;
                     drop(permit);
                 });
             }
@@ -109,7 +111,12 @@ fn domain_of(address: &str) -> &str {
     address.rsplit_once('@').map(|(_, d)| d).unwrap_or("")
 }
 
-async fn session(stream: TcpStream, handler: &Handler, limits: &Limits) -> std::io::Result<()> {
+async fn session(
+    stream: TcpStream,
+    peer: std::net::IpAddr,
+    handler: &Handler,
+    limits: &Limits,
+) -> std::io::Result<()> {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     write.write_all(b"220 turnpost ESMTP ready\r\n").await?;
@@ -200,6 +207,7 @@ async fn session(stream: TcpStream, handler: &Handler, limits: &Limits) -> std::
                         from: tx.from.take().unwrap_or_default(),
                         to: std::mem::take(&mut tx.to),
                         data,
+                        peer: Some(peer),
                     };
                     tx = Transaction::default();
                     match handler(envelope).await {

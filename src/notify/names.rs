@@ -30,6 +30,35 @@ fn looks_like_a_link(word: &str) -> bool {
     })
 }
 
+/// Characters that hide or reorder text: bidirectional controls and isolates, zero-width
+/// characters and joiners, the byte-order mark, the soft hyphen.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}'
+    )
+}
+
+/// Why `name` cannot be a display name or a token name (issue 43: names reach other players in
+/// seats, logs and mail), or `None`: it may hold no control or invisible character (a
+/// right-to-left override turns "Bob\u{202E}moc.live" into what reads as an address) and no
+/// word that reads as a link, a domain or an address (`http`, `www`, `@`, `x.y`).
+pub fn refused(name: &str) -> Option<&'static str> {
+    if name.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return Some("control, invisible or direction-changing characters");
+    }
+    if name.split_whitespace().any(looks_like_a_link) {
+        return Some("anything that reads as a link, a domain or an address (http, www, @, x.y)");
+    }
+    None
+}
+
 /// `name` without words that look like links or addresses, without control or invisible
 /// formatting characters, its spaces collapsed, and at most [`MAX_CHARS`] characters long;
 /// [`FALLBACK`] if nothing is left.
@@ -38,7 +67,7 @@ pub fn for_strangers(name: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         // Bidirectional overrides, zero-width joiners and the like hide or reorder text.
-        .filter(|c| !matches!(*c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}'))
+        .filter(|c| !is_invisible(*c))
         .collect();
     let kept: Vec<&str> = visible
         .split_whitespace()
@@ -83,6 +112,32 @@ mod tests {
         ];
         for (name, shown) in cases {
             assert_eq!(for_strangers(name), shown, "{name:?}");
+        }
+    }
+
+    /// Issue 43: "Registration accepts display names such as "\u202eRTL", a leading BOM, "a@b"".
+    #[test]
+    fn names_with_hidden_characters_or_addresses_are_refused() {
+        for bad in [
+            "\u{202E}RTL",
+            "\u{FEFF}Ann",
+            "a@b",
+            "Ann\u{200B}",
+            "Bob\u{2067}x",
+            "paypal.com support",
+            "see https://x",
+            "tab\there",
+        ] {
+            assert!(refused(bad).is_some(), "{bad:?}");
+        }
+        for good in [
+            "Ann",
+            "J. R. R. Tolkien",
+            "Zoë-Lou",
+            "王小明",
+            "'; DROP TABLE games; --",
+        ] {
+            assert_eq!(refused(good), None, "{good:?}");
         }
     }
 

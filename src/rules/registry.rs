@@ -255,7 +255,18 @@ where
             };
             return self.applied(Actor::Seat(seat), action);
         }
-        self.apply_as(Actor::Seat(seat), action)
+        // Matched as listed (issue 43): the JSON must be the action as `legal_actions` writes
+        // it, so `{"end_move": null}` for `"end_move"`, or an unknown field beside the
+        // listed ones, is refused rather than read as the listed action.
+        let parsed = parse::<R>(action)?;
+        let listed = serde_json::to_value(&parsed).unwrap_or(Value::Null);
+        if listed != *action {
+            return Err(RuleError::illegal(format!(
+                "{action} is not an action as listed; send it exactly as `legal_actions` \
+                 lists it, with no other field (here {listed})"
+            )));
+        }
+        self.applied(Actor::Seat(seat), parsed)
     }
 
     fn keeps_asking(&self, seat: Seat) -> bool {

@@ -152,9 +152,14 @@ pub async fn create(
     scopes: &[Scope],
 ) -> Result<NewApiTokenView> {
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+    if name.is_empty() || name.chars().count() > MAX_NAME {
         return Err(ServiceError::Invalid(format!(
             "name the token in 1 to {MAX_NAME} characters, without control characters"
+        )));
+    }
+    if let Some(why) = crate::notify::names::refused(name) {
+        return Err(ServiceError::Invalid(format!(
+            "a token's name may not contain {why}"
         )));
     }
     let mut wanted: Vec<Scope> = Scope::ALL

@@ -5,7 +5,8 @@
 //! else (a relay's second delivery changes nothing), auto-replies and bounces are recorded and
 //! never answered, the reply address's token names the game, seat and version the answered
 //! mail showed and is signed for the seat's player, and the sender must be that player's
-//! verified address. Every other message gets an answer: what was played, or why not, with
+//! verified address, shown to be theirs ([`super::sender`]: a single `From:` address, the
+//! envelope sender, DKIM, the configured relay's DMARC verdict). Every other message gets an answer: what was played, or why not, with
 //! the choices as they are now. Nothing of a message is logged but its Message-ID and verdict.
 
 use chrono::Utc;
@@ -14,6 +15,7 @@ use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::sender::{self, Arrival, Judged, RelayTrust};
 use super::submit::act;
 use super::{Result, ServiceError, Services};
 use super::{messages, reply_plan};
@@ -28,6 +30,15 @@ pub struct InboundConfig {
     /// The bearer secret of `POST /v1/inbound/mail`; `None` refuses every request.
     pub secret: Option<String>,
     pub max_bytes: usize,
+    /// The relay whose `Authentication-Results` are believed.
+    pub relay: RelayTrust,
+}
+
+/// One message as it arrived: its bytes and how it came.
+#[derive(Clone, Copy, Debug)]
+pub struct Incoming<'a> {
+    pub raw: &'a [u8],
+    pub arrival: Arrival<'a>,
 }
 
 /// What became of an inbound message.
@@ -62,6 +73,10 @@ pub enum Verdict {
     /// The sender is not the verified address of the seat's player; the refusal went to that
     /// player's verified address.
     WrongSender,
+    /// The sender claims to be the player (or names several addresses) but the message does not
+    /// show it came from them: the envelope sender differs, a DKIM signature does not verify, or
+    /// the trusted relay's DMARC check failed. Refused, answered at the verified address.
+    Unauthenticated,
     /// Not a readable message.
     Unreadable,
 }
@@ -81,6 +96,7 @@ impl Verdict {
             Verdict::BadToken => "bad_token",
             Verdict::Expired => "expired",
             Verdict::WrongSender => "wrong_sender",
+            Verdict::Unauthenticated => "unauthenticated",
             Verdict::Unreadable => "unreadable",
         }
     }
@@ -93,15 +109,21 @@ pub struct Received {
     pub verdict: Verdict,
 }
 
-/// Receives one message: `raw` is RFC 5322; `envelope_from` is the SMTP reverse path when it
-/// came by SMTP (`""` for the null sender of bounces); `envelope_to` the SMTP recipients
-/// (empty over HTTP: the token is then looked for in the headers).
+/// Receives one message: `raw` is RFC 5322; `arrival` says whether it came by SMTP (with the
+/// reverse path, `""` for the null sender of bounces, and the client's address) or over HTTP;
+/// `envelope_to` the SMTP recipients (empty over HTTP: the token is then looked for in the
+/// headers).
 pub async fn receive(
     svc: &Services,
     raw: &[u8],
-    envelope_from: Option<&str>,
+    arrival: Arrival<'_>,
     envelope_to: &[String],
 ) -> Result<Received> {
+    let envelope_from = match arrival {
+        Arrival::Smtp { from, .. } => Some(from),
+        Arrival::Http => None,
+    };
+    let incoming = Incoming { raw, arrival };
     let parsed = MessageParser::default().parse(raw);
     let message_id = parsed
         .as_ref()
@@ -112,7 +134,7 @@ pub async fn receive(
         None => record_only(svc, &message_id, Verdict::Unreadable).await?,
         Some(msg) => match automatic(msg, envelope_from) {
             Some(v) => record_only(svc, &message_id, v).await?,
-            None => reply(svc, msg, &message_id, envelope_to).await?,
+            None => reply(svc, msg, incoming, &message_id, envelope_to).await?,
         },
     };
     tracing::info!(message_id = %message_id, verdict = verdict.as_str(), "inbound mail");
@@ -205,6 +227,7 @@ fn recipients(msg: &Message<'_>, envelope_to: &[String]) -> Vec<String> {
 async fn reply(
     svc: &Services,
     msg: &Message<'_>,
+    incoming: Incoming<'_>,
     message_id: &str,
     envelope_to: &[String],
 ) -> Result<Verdict> {
@@ -215,7 +238,7 @@ async fn reply(
         return record_only(svc, message_id, Verdict::BadToken).await;
     };
     if ReplySigner::is_invitation(&token) {
-        return super::invitation_replies::reply(svc, msg, message_id, &token).await;
+        return super::invitation_replies::reply(svc, msg, incoming, message_id, &token).await;
     }
     let Ok(ticket) = ReplySigner::read(&token) else {
         return record_only(svc, message_id, Verdict::BadToken).await;
@@ -241,13 +264,11 @@ async fn reply(
         Err(_) => return record_only(svc, message_id, Verdict::BadToken).await,
     };
     let expired = checked == Err(TokenError::Expired);
-    let sender = msg
-        .from()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .unwrap_or("")
-        .to_owned();
-    let from_player = user.email_verified_at.is_some() && sender.eq_ignore_ascii_case(&user.email);
+    let verified = user.email_verified_at.is_some();
+    let judged = judge(svc, msg, incoming, |from| {
+        verified && from.eq_ignore_ascii_case(&user.email)
+    })
+    .await;
     let body = msg.body_text(0).unwrap_or_default();
     // A reply to table talk is a message, whatever it says; a turn mail's reply is a choice,
     // a command, or SAY.
@@ -268,7 +289,7 @@ async fn reply(
         {
             return Ok(Verdict::Duplicate);
         }
-        let (verdict, answer) = if !from_player {
+        let (verdict, answer) = if let Judged::Other(sender) = &judged {
             (
                 Verdict::WrongSender,
                 answer_to(
@@ -281,9 +302,20 @@ async fn reply(
                         if sender.is_empty() {
                             "an unknown sender"
                         } else {
-                            &sender
+                            sender
                         }
                     )],
+                    Show::None,
+                    None,
+                ),
+            )
+        } else if let Judged::Doubtful(doubt) = &judged {
+            (
+                Verdict::Unauthenticated,
+                answer_to(
+                    seat,
+                    "Refused: a reply not shown to be yours",
+                    vec![doubt.explain()],
                     Show::None,
                     None,
                 ),
@@ -654,6 +686,23 @@ fn capitalise(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// Judges a reply's sender against the address `expected` accepts ([`sender::judge`]).
+pub(super) async fn judge(
+    svc: &Services,
+    msg: &Message<'_>,
+    incoming: Incoming<'_>,
+    expected: impl Fn(&str) -> bool,
+) -> Judged {
+    sender::judge(
+        msg,
+        incoming.raw,
+        expected,
+        &svc.inbound.relay,
+        incoming.arrival,
+    )
+    .await
 }
 
 /// Whether `given` is the configured inbound secret (compared in constant time).

@@ -11,9 +11,10 @@ use chrono::Utc;
 use diesel_async::AsyncConnection;
 use mail_parser::Message;
 
-use super::inbound::{Verdict, record_only};
+use super::inbound::{Incoming, Verdict, judge, record_only};
 use super::invitation_mail::{ANSWER_KIND, Note, greeting, note, reply_address};
 use super::invitations::{accept_in, account_for, decline_in, same_address};
+use super::sender::Judged;
 use super::{Result, ServiceError, Services};
 use crate::auth::reply::TokenError;
 use crate::notify::reply_text;
@@ -51,6 +52,7 @@ pub fn read(body: &str) -> Answer {
 pub async fn reply(
     svc: &Services,
     msg: &Message<'_>,
+    incoming: Incoming<'_>,
     message_id: &str,
     token: &str,
 ) -> Result<Verdict> {
@@ -71,7 +73,10 @@ pub async fn reply(
     };
     drop(conn);
     let from = msg.from().and_then(|a| a.first());
-    let sender = from.and_then(|a| a.address()).unwrap_or("").to_owned();
+    let judged = judge(svc, msg, incoming, |sender| {
+        same_address(sender, &inv.email)
+    })
+    .await;
     let from_name = from.and_then(|a| a.name()).map(str::to_owned);
     let answer = read(&msg.body_text(0).unwrap_or_default());
     let mut conn = svc.conn().await?;
@@ -85,7 +90,7 @@ pub async fn reply(
         let game = store::games::get(conn, inv.game_id)
             .await?
             .ok_or(ServiceError::NotFound("game"))?;
-        let (verdict, answer) = if !same_address(&sender, &inv.email) {
+        let (verdict, answer) = if let Judged::Other(sender) = &judged {
             (
                 Verdict::WrongSender,
                 Answered::refused(
@@ -96,11 +101,19 @@ pub async fn reply(
                         if sender.is_empty() {
                             "an unknown sender"
                         } else {
-                            &sender
+                            sender
                         },
                         inv.email,
                         inv.email
                     ),
+                ),
+            )
+        } else if let Judged::Doubtful(doubt) = &judged {
+            (
+                Verdict::Unauthenticated,
+                Answered::refused(
+                    "Nothing done: a reply not shown to be yours",
+                    doubt.explain().replace("your game mail", "the invitation"),
                 ),
             )
         } else if let Some(why) = not_pending(&inv, &game) {

@@ -325,7 +325,7 @@ pub async fn account_for(conn: &mut Conn, email: &str, name: Option<&str>) -> Re
 pub fn newcomer_name(given: Option<&str>, email: &str) -> String {
     let clean = |s: &str| -> String {
         s.chars()
-            .filter(|c| !c.is_control())
+            .filter(|c| !c.is_control() && !crate::notify::names::is_invisible(*c))
             .collect::<String>()
             .split_whitespace()
             .collect::<Vec<_>>()

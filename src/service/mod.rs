@@ -24,7 +24,9 @@ pub mod preview;
 pub mod reply_plan;
 pub mod robots;
 pub mod seats;
+pub mod sender;
 pub mod sessions;
+pub mod stream_slots;
 pub mod streams;
 pub mod submit;
 pub mod upgrade;
@@ -60,6 +62,10 @@ pub struct Services {
     pub announcer: announce::Announcer,
     /// Where webhooks may point, and the key of their secrets ([`webhooks`]).
     pub webhooks: webhooks::WebhookConfig,
+    /// The event streams open in this process, and their limits ([`stream_slots`]).
+    pub streams: Arc<stream_slots::StreamSlots>,
+    /// How long a request waits for a database connection (`TURNPOST_DB_WAIT_SECS`).
+    pub db_wait: std::time::Duration,
 }
 
 /// Why a use case refused or failed. `http` maps each to a status and a stable problem type.
@@ -178,6 +184,9 @@ const SERVER_GOING_AWAY: &[&str] = &[
     "the database system is in recovery mode",
     "the database system is not yet accepting connections",
     "the database system is not accepting connections",
+    // `query_canceled` by the pool's `statement_timeout` (`TURNPOST_DB_STATEMENT_TIMEOUT_SECS`):
+    // the database is too slow or a lock is held too long; trying again may work.
+    "canceling statement due to statement timeout",
 ];
 
 /// Whether `e` means the connection to the database was lost (closed, refused, or ended by a
@@ -230,12 +239,18 @@ fn names_a_missing_account(e: &DbError) -> bool {
 }
 
 impl Services {
-    /// A pooled connection; pool exhaustion or a down database is `Unavailable` (503).
+    /// A pooled connection; pool exhaustion, a down database or one that does not answer
+    /// within `db_wait` is `Unavailable` (503).
     pub async fn conn(&self) -> Result<crate::store::PooledConn, ServiceError> {
-        self.pool
-            .get()
-            .await
-            .map_err(|e| ServiceError::Unavailable(anyhow::anyhow!("database pool: {e}")))
+        match tokio::time::timeout(self.db_wait, self.pool.get()).await {
+            Ok(got) => {
+                got.map_err(|e| ServiceError::Unavailable(anyhow::anyhow!("database pool: {e}")))
+            }
+            Err(_) => Err(ServiceError::Unavailable(anyhow::anyhow!(
+                "no database connection within {} s",
+                self.db_wait.as_secs_f32()
+            ))),
+        }
     }
 
     /// The rules state of a game from its snapshot (the ruleset must still be hosted).

@@ -72,10 +72,15 @@ fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
 
 fn valid_name(display_name: &str) -> Result<()> {
     let name = display_name.trim();
-    if name.is_empty() || name.chars().count() > 64 || name.chars().any(char::is_control) {
+    if name.is_empty() || name.chars().count() > 64 {
         return Err(ServiceError::Invalid(
             "display_name must be 1 to 64 printable characters".into(),
         ));
+    }
+    if let Some(why) = crate::notify::names::refused(name) {
+        return Err(ServiceError::Invalid(format!(
+            "display_name may not contain {why}"
+        )));
     }
     Ok(())
 }

@@ -101,6 +101,15 @@ const SOCKET_PATH_MAX: usize = 107;
 const START_TIMEOUT: Duration = Duration::from_secs(120);
 /// How long a fast shutdown may take before it is turned into an immediate one.
 const STOP_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the fast shutdown of `stop` may take before it is turned into an immediate one:
+/// a supervisor gives a stopping service 10 s (Docker's default) before it kills it, and an
+/// immediate shutdown loses nothing committed (the next start replays the WAL).
+const FAST_STOP_TIMEOUT: Duration = Duration::from_secs(4);
+/// After the postmaster was killed, its orphaned backends may still hold the data directory
+/// for a moment (`postmaster.pid`, the shared memory): a start that fails on it is tried again
+/// this often, this far apart, before the failure counts.
+const STALE_LOCK_ATTEMPTS: u32 = 40;
+const STALE_LOCK_PAUSE: Duration = Duration::from_millis(250);
 /// How long an immediate shutdown (SIGQUIT) may take.
 const KILL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Attempts to start on a free port: another process may take the port before `postgres` binds it.
@@ -955,6 +964,7 @@ fn launch(
     let log_path = dir.join(LOG_FILE);
     let sockets = socket_dir_setting(dir);
     let mut attempt = 0;
+    let mut held = 0;
     loop {
         attempt += 1;
         let port = match fixed {
@@ -1006,6 +1016,12 @@ fn launch(
                         port,
                         "the port was taken before PostgreSQL could bind it; retrying"
                     );
+                    continue;
+                }
+                if held < STALE_LOCK_ATTEMPTS && stale_lock(&tail) {
+                    held += 1;
+                    debug!(dir = %dir.display(), "the old server's processes still hold the data directory; retrying");
+                    thread::sleep(STALE_LOCK_PAUSE);
                     continue;
                 }
                 bail!(
@@ -1109,6 +1125,13 @@ fn open_log(path: &Path, user: Option<User>) -> Result<File> {
             .with_context(|| format!("handing {} to the `{SERVER_USER}` user", path.display()))?;
     }
     Ok(file)
+}
+
+/// Whether the server log says the data directory is still held by the processes of a server
+/// that died (its lock file or its shared memory): they are on their way out.
+fn stale_lock(log: &str) -> bool {
+    log.contains("lock file \"postmaster.pid\" already exists")
+        || log.contains("pre-existing shared memory block")
 }
 
 /// Whether the server log says the port was in use.
@@ -1389,7 +1412,7 @@ fn shut_down(
         anyhow::Error::new(err).context(format!("signalling PostgreSQL (pid {pid})"))
     };
     signal(libc::SIGINT).map_err(not_permitted)?;
-    if wait_gone(STOP_TIMEOUT) {
+    if wait_gone(FAST_STOP_TIMEOUT) {
         return Ok(());
     }
     warn!(dir = %dir.display(), pid, "PostgreSQL did not finish a fast shutdown in time; shutting it down immediately");
@@ -2177,6 +2200,18 @@ mod tests {
                    FATAL:  could not create any TCP/IP sockets\n";
         assert!(port_taken(log));
         assert!(!port_taken("FATAL:  data directory has wrong ownership"));
+    }
+
+    #[test]
+    fn a_data_directory_held_by_a_dead_servers_processes_is_recognised() {
+        // PostgreSQL 15's words after its postmaster was killed while backends still ran.
+        let lock = "FATAL:  lock file \"postmaster.pid\" already exists\n\
+                    HINT:  Is another postmaster (PID 1680) running in data directory \"/d/pg\"?\n";
+        assert!(stale_lock(lock));
+        let shm =
+            "FATAL:  pre-existing shared memory block (key 5432001, ID 32769) is still in use\n";
+        assert!(stale_lock(shm));
+        assert!(!stale_lock("FATAL:  data directory has wrong ownership"));
     }
 
     #[test]

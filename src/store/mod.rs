@@ -45,12 +45,37 @@ pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 /// A connection pool of `size` connections to `url`.
 pub fn pool(url: &str, size: usize) -> anyhow::Result<Pool> {
+    pool_with(url, size, None)
+}
+
+/// A connection pool of `size` connections to `url`, each with PostgreSQL's
+/// `statement_timeout` set to `statement_timeout` when given.
+pub fn pool_with(
+    url: &str,
+    size: usize,
+    statement_timeout: Option<std::time::Duration>,
+) -> anyhow::Result<Pool> {
     // `Fast` recycling: a connection handed back in a good state is reused as it is. The
     // default (`Verified`) sent `SELECT 1` to the server on every checkout, one more round
     // trip for every request; a connection that broke is still dropped (diesel-async checks
     // its state and its transaction manager on return).
     let mut config = ManagerConfig::default();
     config.recycling_method = RecyclingMethod::Fast;
+    if let Some(timeout) = statement_timeout {
+        let set = format!("SET statement_timeout = {}", timeout.as_millis().max(1));
+        config.custom_setup = Box::new(move |url| {
+            let set = set.clone();
+            Box::pin(async move {
+                use diesel_async::{AsyncConnection, RunQueryDsl};
+                let mut conn = AsyncPgConnection::establish(url).await?;
+                diesel::sql_query(set)
+                    .execute(&mut conn)
+                    .await
+                    .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                Ok(conn)
+            })
+        });
+    }
     let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, config);
     Pool::builder(manager)
         .max_size(size)

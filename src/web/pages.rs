@@ -1115,48 +1115,65 @@ pub async fn live(
     path: web::Path<String>,
 ) -> Page {
     let id = game_id(&path)?;
-    if me(&req, &svc).await?.is_none() {
+    let Some(user) = me(&req, &svc).await? else {
         return Err(PageError::new(
             StatusCode::UNAUTHORIZED,
             "Sign in",
             "Sign in to follow this game.",
         ));
-    }
+    };
+    // The API streams' limits (issue 43): the page's stream holds a connection as long.
+    let slot = svc
+        .streams
+        .take(user.id, crate::http::client::client_of(&req, &svc))?;
     let rx = live.subscribe();
     let (game, _) = load(&svc, id).await?;
     let first = format!("retry: 2000\nevent: version\ndata: {}\n\n", game.version);
     let deadline = tokio::time::Instant::now() + STREAM_LIFETIME;
-    let events = stream::unfold((rx, Some(first)), move |(mut rx, pending)| async move {
-        if let Some(first) = pending {
-            return Some((
-                Ok::<_, actix_web::Error>(web::Bytes::from(first)),
-                (rx, None),
-            ));
-        }
-        loop {
-            let wait = tokio::time::timeout_at(
-                deadline.min(tokio::time::Instant::now() + HEARTBEAT),
-                rx.recv(),
-            );
-            match wait.await {
-                Ok(Ok(m)) if m.game == id => {
-                    let chunk = format!("event: version\ndata: {}\n\n", m.version);
-                    return Some((Ok(web::Bytes::from(chunk)), (rx, None)));
-                }
-                Ok(Ok(_)) => {}
-                // Missed some: tell the page to look again.
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
-                    let chunk = "event: version\ndata: -1\n\n".to_owned();
-                    return Some((Ok(web::Bytes::from(chunk)), (rx, None)));
-                }
-                Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
-                Err(_) if tokio::time::Instant::now() >= deadline => return None,
-                Err(_) => {
-                    return Some((Ok(web::Bytes::from_static(b": ping\n\n")), (rx, None)));
+    let events = stream::unfold(
+        (rx, Some(first), Some(slot)),
+        move |(mut rx, pending, mut slot)| async move {
+            if let Some(first) = pending {
+                return Some((
+                    Ok::<_, actix_web::Error>(web::Bytes::from(first)),
+                    (rx, None, slot),
+                ));
+            }
+            let held = slot.as_mut()?;
+            loop {
+                let wait = tokio::time::timeout_at(
+                    deadline.min(tokio::time::Instant::now() + HEARTBEAT),
+                    rx.recv(),
+                );
+                let next = tokio::select! {
+                    next = wait => next,
+                    // The server stops: close; the page's EventSource reconnects by itself, to
+                    // another process or to this one restarted.
+                    () = held.closing() => return None,
+                };
+                match next {
+                    Ok(Ok(m)) if m.game == id => {
+                        let chunk = format!("event: version\ndata: {}\n\n", m.version);
+                        return Some((Ok(web::Bytes::from(chunk)), (rx, None, slot)));
+                    }
+                    Ok(Ok(_)) => {}
+                    // Missed some: tell the page to look again.
+                    Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {
+                        let chunk = "event: version\ndata: -1\n\n".to_owned();
+                        return Some((Ok(web::Bytes::from(chunk)), (rx, None, slot)));
+                    }
+                    Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) => return None,
+                    Err(_) if tokio::time::Instant::now() >= deadline => return None,
+                    Err(_) => {
+                        return Some((
+                            Ok(web::Bytes::from_static(b": ping\n\n")),
+                            (rx, None, slot),
+                        ));
+                    }
                 }
             }
-        }
-    });
+        },
+    );
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-store"))

@@ -111,6 +111,19 @@ async fn invalid_registrations_are_refused_and_write_nothing() {
             json!({"email": "x@example.test", "password": "long enough", "display_name": "  "}),
             "name",
         ),
+        // Issue 43: a right-to-left override, a byte-order mark, an address.
+        (
+            json!({"email": "x@example.test", "password": "long enough", "display_name": "\u{202E}RTL"}),
+            "direction-changing",
+        ),
+        (
+            json!({"email": "x@example.test", "password": "long enough", "display_name": "\u{FEFF}Ann"}),
+            "invisible",
+        ),
+        (
+            json!({"email": "x@example.test", "password": "long enough", "display_name": "a@b"}),
+            "address",
+        ),
     ] {
         let problem = app
             .request(Method::POST, "/v1/auth/register", None, Some(&body), &[])

@@ -3,7 +3,7 @@
 //! nothing."
 
 use reqwest::Method;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::spawn_app;
 
@@ -358,4 +358,95 @@ fn integers_as_doubles(text: &str) -> String {
     }
     end(&mut number, &mut out);
     out
+}
+
+/// A listed action in other spellings: a unit action with a null argument, an argument with
+/// an unknown field.
+fn respellings(listed: &[Value], version: &Value) -> Vec<Value> {
+    let mut out = vec![];
+    for action in listed {
+        match action {
+            Value::String(name) => out.push(json!({ name.clone(): null })),
+            Value::Object(fields) => {
+                for (name, argument) in fields {
+                    if let Value::Object(inner) = argument {
+                        let mut inner = inner.clone();
+                        inner.insert("expected_version".into(), version.clone());
+                        out.push(json!({ name.clone(): inner }));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Issue 43: "Action bodies are normalised rather than matched as listed (`{"end_move": null}`
+/// and unknown fields are accepted as the listed action)." A listed action in another
+/// spelling is refused (422 `illegal-action`, the listed form named) and changes nothing;
+/// the action as listed plays.
+#[tokio::test]
+async fn an_action_in_another_spelling_than_listed_is_refused() {
+    let app = spawn_app().await;
+    let ann = app.register("Ann").await;
+    let bob = app.register("Bob").await;
+    let players = [ann, bob];
+    let id = app.start_game("bag-of-fate", &players, json!({})).await;
+    let mut refused = 0;
+    for _ in 0..40 {
+        let record = app
+            .get(&format!("/v1/games/{id}"), &players[0])
+            .await
+            .expect(200);
+        let Some(seat) = record["to_act"][0].as_u64() else {
+            break;
+        };
+        let player = &players[seat as usize];
+        let state = app
+            .get(&format!("/v1/games/{id}/state"), player)
+            .await
+            .expect(200);
+        let version = state["version"].clone();
+        let listed: Vec<Value> = state["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["action"].clone())
+            .collect();
+        for action in respellings(&listed, &version) {
+            let problem = app
+                .post(
+                    &format!("/v1/games/{id}/actions"),
+                    player,
+                    &json!({"expected_version": version, "actions": [action]}),
+                )
+                .await
+                .expect_problem(422, "illegal-action");
+            assert!(
+                problem["detail"].as_str().unwrap().contains("as listed"),
+                "{action}: {problem}"
+            );
+            refused += 1;
+        }
+        let now = app
+            .get(&format!("/v1/games/{id}"), player)
+            .await
+            .expect(200);
+        assert_eq!(
+            now["version"], version,
+            "a refused spelling changed nothing"
+        );
+        app.post(
+            &format!("/v1/games/{id}/actions"),
+            player,
+            &json!({"expected_version": version, "actions": [listed[0]]}),
+        )
+        .await
+        .expect(200);
+        if refused >= 3 {
+            break;
+        }
+    }
+    assert!(refused > 0, "some listed action could be spelled otherwise");
 }

@@ -30,6 +30,7 @@ mod pagination;
 mod play;
 mod play_by_mail;
 mod pool;
+mod reply_sender;
 mod rulesets;
 mod secrets;
 mod sessions;

@@ -493,3 +493,104 @@ async fn a_move_on_one_server_process_reaches_streams_on_another() {
     assert_eq!(event, "your-turn");
     assert_eq!(data["version"], moved);
 }
+
+/// What opening a stream answered: status, `Retry-After`, and the response (kept open).
+async fn try_open(
+    base: &str,
+    path: &str,
+    who: &Player,
+) -> (u16, Option<String>, reqwest::Response) {
+    let res = http_client()
+        .get(format!("{base}{path}"))
+        .bearer_auth(&who.token)
+        .send()
+        .await
+        .expect("the stream answers");
+    let retry = res
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (res.status().as_u16(), retry, res)
+}
+
+/// Issue 43: "one account opened 1,000 streams in 1.1 s; with a lower file limit, 1,460 streams
+/// took every descriptor and new connections, health checks included, timed out." Streams
+/// past the per-account and per-address caps are refused 429 with `Retry-After`; a closed
+/// stream gives its slot back; `/healthz` answers throughout.
+#[tokio::test]
+async fn streams_past_the_per_account_and_per_address_caps_are_refused_and_health_answers() {
+    let app = spawn_app_with(|s| {
+        s.limits.streams_per_account = 3;
+        s.limits.streams_per_address = 4;
+        // A stream whose client left is noticed at its next write.
+        s.stream_heartbeat_secs = 1;
+    })
+    .await;
+    let ann = register(&app.base, "Ann").await;
+    let bob = register(&app.base, "Bob").await;
+    let game = start(&app.base, &[ann.clone(), bob.clone()]).await;
+    let game_stream = format!("/v1/games/{game}/stream");
+
+    // Ann's three streams, game and account streams counted together.
+    let mut open = vec![];
+    for path in [game_stream.as_str(), "/v1/me/stream", game_stream.as_str()] {
+        let (status, _, res) = try_open(&app.base, path, &ann).await;
+        assert_eq!(status, 200, "{path}");
+        open.push(res);
+    }
+    for path in [game_stream.as_str(), "/v1/me/stream"] {
+        let (status, retry, res) = try_open(&app.base, path, &ann).await;
+        assert_eq!(status, 429, "{path}");
+        let secs: i64 = retry.expect("Retry-After").parse().unwrap();
+        assert!(secs > 0);
+        let problem: Value = res.json().await.unwrap();
+        assert_eq!(
+            problem["type"],
+            "https://turnpost.dev/problems/rate-limited"
+        );
+        assert!(
+            problem["detail"].as_str().unwrap().contains("this account"),
+            "{problem}"
+        );
+    }
+    let health = http_client()
+        .get(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+
+    // Bob, from the same address: one more stream fits the address's four, the next not.
+    let (status, _, bobs) = try_open(&app.base, &game_stream, &bob).await;
+    assert_eq!(status, 200);
+    let (status, retry, res) = try_open(&app.base, "/v1/me/stream", &bob).await;
+    assert_eq!(status, 429);
+    assert!(retry.is_some());
+    let problem: Value = res.json().await.unwrap();
+    assert!(
+        problem["detail"].as_str().unwrap().contains("your address"),
+        "{problem}"
+    );
+
+    // A stream that ends gives its slot back (the server notices the closed connection).
+    drop(open.pop());
+    drop(bobs);
+    let mut reopened = false;
+    for _ in 0..200 {
+        let (status, _, res) = try_open(&app.base, "/v1/me/stream", &ann).await;
+        if status == 200 {
+            reopened = true;
+            open.push(res);
+            break;
+        }
+        assert_eq!(status, 429);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(reopened, "a closed stream's slot came back");
+    let health = http_client()
+        .get(format!("{}/healthz", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), 200);
+}

@@ -289,3 +289,21 @@ async fn bad_token_requests_are_refused_clearly_and_the_live_tokens_are_bounded(
         .await
         .expect_problem(400, "malformed-request");
 }
+
+/// Issue 43: "`POST /v1/me/tokens` takes the same [bidi overrides, a BOM, `a@b`] as token
+/// names."
+#[tokio::test]
+async fn token_names_with_hidden_characters_or_addresses_are_refused() {
+    let app = spawn_app().await;
+    let owner = app.register("Tess").await;
+    for name in ["\u{202E}RTL", "\u{FEFF}bot", "a@b"] {
+        app.post(
+            "/v1/me/tokens",
+            &owner,
+            &json!({"name": name, "scopes": ["read"]}),
+        )
+        .await
+        .expect_problem(422, "invalid-request");
+    }
+    make(&app, &owner, "my bot", &["read"]).await;
+}

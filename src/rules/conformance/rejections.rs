@@ -145,8 +145,21 @@ impl<R: Secrets> Playout<'_, R> {
             self.stats.json_parsed += u64::from(parsed.is_some());
             match parsed {
                 Some(action) if listed.allows(actor, &action) => {
-                    // A listed action in another spelling (an unknown field added, …): it must
-                    // apply. Checked on a copy loaded from a snapshot, so at full checks only.
+                    // A seat's listed action in another spelling (an unknown field added, a
+                    // null argument, …) is refused: actions are matched as listed (issue 43).
+                    if to_json(&action) != value && matches!(actor, Actor::Seat(_)) {
+                        if let Ok(applied) = apply_erased(self.erased.as_mut(), actor, &value) {
+                            panic!(
+                                "{value} is {action:?} in another spelling than listed, but the \
+                                 erased interface applied it as {}",
+                                applied.action
+                            );
+                        }
+                        self.stats.rejections += 1;
+                        continue;
+                    }
+                    // As listed: it must apply. Checked on a copy loaded from a snapshot, so at
+                    // full checks only.
                     if full {
                         self.stats.json_listed += 1;
                         self.must_apply_json(actor, &action, &value);

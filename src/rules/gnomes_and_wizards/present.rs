@@ -376,3 +376,8 @@ fn variant_text(v: Variant) -> &'static str {
         }
     }
 }
+
+/// A die face as the log and the choices name it ("move/attack", "shield").
+pub(super) fn face_name(face: super::data::Face) -> &'static str {
+    text::face(face)
+}

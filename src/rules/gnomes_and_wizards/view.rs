@@ -613,6 +613,22 @@ fn cast_text(state: &State, seat: Seat, cast: &Cast) -> String {
     )
 }
 
+/// A deck as the log names it.
+fn deck_name(deck: Deck) -> &'static str {
+    match deck {
+        Deck::Learned => "Learned",
+        Deck::Secret => "Secret",
+    }
+}
+
+/// A tile side as the log names it.
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
 pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
     let who = match actor {
         Actor::Seat(s) => format!("Seat {s}"),
@@ -622,20 +638,25 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
     let text = match action {
         Action::DealTribe(t) => format!("deals the {} to the next player", t.name()),
         Action::PlaceTile(c) => format!(
-            "places the {} {:?} tile of the {}",
+            "places the {} {} tile of the {}",
             c.tribe.unit_name(c.clan),
-            c.side,
+            side_name(c.side),
             c.tribe.name()
         ),
         Action::SplitClans(m) => format!("puts the automaton Clans of mask {m} on side A"),
         Action::FirstPlayer(s) => format!("picks seat {s} to play first"),
-        Action::RollDie(f) => format!("rolls {f:?}"),
+        Action::RollDie(f) => format!("rolls {}", super::present::face_name(*f)),
         Action::DrawCard(c) => {
             let deck = state.draw.as_ref().and_then(|d| d.from.first().copied());
             if drawer(state).is_some_and(|d| viewer.sees_secrets_of(d)) {
                 format!("draws {} for seat {cur}", data::card_name(*c))
+            } else if let Some(deck) = deck {
+                format!(
+                    "draws a card from the {} deck for seat {cur}",
+                    deck_name(deck)
+                )
             } else {
-                format!("draws a card from the {deck:?} deck for seat {cur}")
+                format!("draws a card for seat {cur}")
             }
         }
         Action::PlaceLeader(t) => format!("places a Leader on tile {t}"),
@@ -651,7 +672,8 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
         Action::Reroll => "re-rolls the marked dice".to_owned(),
         Action::KeepDice => "keeps the dice".to_owned(),
         Action::Assign { face, slot } => format!(
-            "assigns a {face:?} die to the {}",
+            "assigns a {} die to the {}",
+            super::present::face_name(*face),
             state.tribe_of(cur).unit_name(*slot)
         ),
         Action::Move { slot, to } => format!(
@@ -674,7 +696,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             "spends 2 horns of the {} to draw two cards",
             state.tribe_of(cur).unit_name(*slot)
         ),
-        Action::DrawFrom(d) => format!("draws from the {d:?} deck"),
+        Action::DrawFrom(d) => format!("draws from the {} deck", deck_name(*d)),
         Action::KeepCard(i) => {
             let name = state
                 .draw

@@ -343,6 +343,37 @@ fn the_card_drawn_is_seen_by_the_drawer_only() {
         crate::rules::Viewer::Seat(1),
     );
     assert!(!other.contains(&data::card_name(30)), "{other}");
+    // Issue 43: the others read which deck, in words ("Some(Secret) deck" before).
+    assert!(
+        other.contains("draws a card from the Secret deck for seat"),
+        "{other}"
+    );
+}
+
+#[test]
+fn log_lines_name_dice_faces_and_decks_in_words() {
+    // "rolls the four (black) Action Dice": the log says what each die shows, as people say it
+    // (issue 43: no Rust debug text such as "MoveAttack" or "Some(Learned)").
+    let state = start(2);
+    for (action, words) in [
+        (Action::RollDie(data::Face::MoveAttack), "rolls move/attack"),
+        (
+            Action::DrawFrom(Deck::Learned),
+            "draws from the Learned deck",
+        ),
+    ] {
+        let line = Game::describe(
+            &state,
+            Actor::Chance,
+            &action,
+            crate::rules::Viewer::Everyone,
+        );
+        assert!(line.contains(words), "{line}");
+        assert!(
+            !line.contains("MoveAttack") && !line.contains("Some("),
+            "{line}"
+        );
+    }
 }
 
 #[test]
