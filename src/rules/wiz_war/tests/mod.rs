@@ -11,6 +11,7 @@ mod examples;
 mod fidelity;
 mod mutation;
 mod notation;
+mod pace;
 mod picture;
 mod present;
 mod thaumaturgy;
