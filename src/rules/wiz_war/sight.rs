@@ -8,6 +8,7 @@
 //! sectors before it has crossed the whole board.
 
 use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use super::board::{Board, Dir, EdgeKind, Link, Pos};
@@ -205,6 +206,82 @@ const CHAINS_KEPT: usize = 8;
 /// A memo entry of [`Sight::sees`]: `None` until worked out.
 type Remembered = Option<Option<Pt>>;
 
+/// Answers of [`Sight::sees`] already worked out: for each origin by grid cell
+/// (`y * width + x`), one entry per grid square, unknown until asked (a row is empty until its
+/// origin is asked about).
+type Answers = Rc<RefCell<Vec<Vec<Remembered>>>>;
+
+/// Everything [`Sight::sees`] depends on: the board's size and links, its blocking lines, and
+/// the squares objects fill. Two states alike in these see alike, whatever else differs (the
+/// wizards, their cards, the turn), so their answers are shared.
+#[derive(PartialEq, Eq)]
+struct SightKey {
+    width: i8,
+    height: i8,
+    links: Vec<Link>,
+    vertical: Vec<bool>,
+    horizontal: Vec<bool>,
+    filled: Vec<Pos>,
+}
+
+impl SightKey {
+    /// A quick fingerprint (FNV-1a) to tell most keys apart before comparing them whole.
+    fn fingerprint(&self) -> u64 {
+        let lines = self
+            .vertical
+            .iter()
+            .chain(&self.horizontal)
+            .map(|&b| u8::from(b));
+        let filled = self
+            .filled
+            .iter()
+            .flat_map(|p| p.0.to_le_bytes().into_iter().chain(p.1.to_le_bytes()));
+        lines
+            .chain(filled)
+            .fold(0xcbf2_9ce4_8422_2325, |h: u64, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+}
+
+/// Boards seen at most in the memo of answers (a look-ahead meets a few: walls destroyed or
+/// created, objects placed).
+const ANSWERS_KEPT: usize = 32;
+
+thread_local! {
+    /// The answers of the boards seen last on this thread, by [`SightKey`], the latest last.
+    /// The bot weighs many states of the same board, each with a [`Sight`] of its own; this
+    /// memo lets them share what was worked out. A memo only: sight is a function of the key,
+    /// so the answers are the same whether remembered or worked out again.
+    static ANSWERS: RefCell<Vec<(u64, SightKey, Answers)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The shared answers of boards like `key`'s, or new ones (`cells` grid squares).
+fn answers_for(key: SightKey, cells: usize) -> Answers {
+    let fresh = || Rc::new(RefCell::new(vec![Vec::new(); cells]));
+    let fingerprint = key.fingerprint();
+    ANSWERS.with(|memo| {
+        let Ok(mut memo) = memo.try_borrow_mut() else {
+            return fresh();
+        };
+        if let Some(k) = memo
+            .iter()
+            .position(|(f, k, _)| *f == fingerprint && *k == key)
+        {
+            let entry = memo.remove(k);
+            let answers = Rc::clone(&entry.2);
+            memo.push(entry);
+            return answers;
+        }
+        let answers = fresh();
+        if memo.len() >= ANSWERS_KEPT {
+            memo.remove(0);
+        }
+        memo.push((fingerprint, key, Rc::clone(&answers)));
+        answers
+    })
+}
+
 /// What blocks sight: the board's lines and the squares objects fill.
 pub struct Sight<'a> {
     board: &'a Board,
@@ -219,9 +296,9 @@ pub struct Sight<'a> {
     squares: Vec<Pos>,
     /// The frame of each of the board's links.
     frames: Vec<Frame>,
-    /// Answers of [`Sight::sees`] already worked out: for each origin asked about, one entry
-    /// per grid square (`y * width + x`), unknown until asked.
-    memo: RefCell<Vec<(Pos, Vec<Remembered>)>>,
+    /// Answers of [`Sight::sees`] already worked out, shared with every sight of a board
+    /// alike ([`SightKey`]).
+    memo: Answers,
     /// For each origin asked about, the pairs of links (indices into `frames`) a line from it
     /// could pass in turn: the cone through the first opening meets the second opening.
     chains: OnceCell<Chains>,
@@ -293,6 +370,15 @@ impl<'a> Sight<'a> {
                 segs.push((side(p, d), Some(p)));
             }
         }
+        let key = SightKey {
+            width: board.width,
+            height: board.height,
+            links: board.links.clone(),
+            vertical: vertical.clone(),
+            horizontal: horizontal.clone(),
+            filled: filled.to_vec(),
+        };
+        let memo = answers_for(key, w * h);
         Sight {
             board,
             segs,
@@ -301,7 +387,7 @@ impl<'a> Sight<'a> {
             filled: filled.to_vec(),
             squares,
             frames: board.links.iter().map(Frame::of).collect(),
-            memo: RefCell::new(Vec::new()),
+            memo,
             chains: OnceCell::new(),
         }
     }
@@ -320,26 +406,23 @@ impl<'a> Sight<'a> {
         usize::try_from(i32::from(p.1) * i32::from(w) + i32::from(p.0)).ok()
     }
 
-    fn remembered(&self, from: Pos, i: usize) -> Remembered {
+    fn remembered(&self, from: usize, i: usize) -> Remembered {
         let memo = self.memo.try_borrow().ok()?;
-        let (_, row) = memo.iter().find(|(f, _)| *f == from)?;
-        row.get(i).copied().flatten()
+        memo.get(from)?.get(i).copied().flatten()
     }
 
-    fn remember(&self, from: Pos, i: usize, seen: Option<Pt>) {
+    fn remember(&self, from: usize, i: usize, seen: Option<Pt>) {
         let Ok(mut memo) = self.memo.try_borrow_mut() else {
             return;
         };
-        let k = match memo.iter().position(|(f, _)| *f == from) {
-            Some(k) => k,
-            None => {
-                let (w, h) = (self.board.width, self.board.height);
-                let n = usize::try_from(i32::from(w) * i32::from(h)).unwrap_or(0);
-                memo.push((from, vec![None; n]));
-                memo.len() - 1
-            }
+        let n = memo.len();
+        let Some(row) = memo.get_mut(from) else {
+            return;
         };
-        if let Some(slot) = memo.get_mut(k).and_then(|(_, row)| row.get_mut(i)) {
+        if row.is_empty() {
+            *row = vec![None; n];
+        }
+        if let Some(slot) = row.get_mut(i) {
             *slot = Some(seen);
         }
     }
@@ -433,13 +516,13 @@ impl<'a> Sight<'a> {
         if from == to {
             return Some(dot(to));
         }
-        let cell = self.cell(to);
-        if let Some(seen) = cell.and_then(|i| self.remembered(from, i)) {
+        let cells = self.cell(from).zip(self.cell(to));
+        if let Some(seen) = cells.and_then(|(f, t)| self.remembered(f, t)) {
             return seen;
         }
         let seen = self.work_out(from, to);
-        if let Some(i) = cell {
-            self.remember(from, i, seen);
+        if let Some((f, t)) = cells {
+            self.remember(f, t, seen);
         }
         seen
     }
@@ -654,6 +737,15 @@ impl<'a> Sight<'a> {
 
 #[cfg(test)]
 impl Sight<'_> {
+    /// [`Sight::sees`] worked out afresh, without the answers shared between boards alike:
+    /// the reference for the memo.
+    pub fn sees_afresh(&self, from: Pos, to: Pos) -> Option<Pt> {
+        if from == to {
+            return Some(dot(to));
+        }
+        self.work_out(from, to)
+    }
+
     /// The direct check by testing every blocking segment: the reference for `clear_direct`.
     pub fn sees_directly_brute(&self, from: Pos, to: Pos) -> bool {
         let (a, b) = (dot(from), dot(to));

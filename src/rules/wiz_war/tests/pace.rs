@@ -101,3 +101,63 @@ fn fingerprint_of_bot_choices() {
         );
     }
 }
+
+/// The answers of line of sight are shared between states whose boards see alike (the memo of
+/// `sight.rs`, keyed by the board's size, links, blocking lines and filled squares): along
+/// seeded random games at every seat count, with objects placed, walls destroyed and created,
+/// sectors turned as the cards make them, every wizard's sight from its square to every square
+/// is the same remembered as worked out afresh. A key that left out something sight depends
+/// on would make two such states share wrong answers.
+#[test]
+fn shared_sight_answers_are_the_ones_worked_out_afresh() {
+    use crate::rules::Ruleset;
+    use crate::rules::wiz_war::{Options, State, WizWar};
+    use crate::rules::{Actor, Next};
+
+    let mut compared = 0usize;
+    for (seats, seed) in [(2, 1u64), (3, 2), (4, 3), (3, 4)] {
+        let options = WizWar::for_new_game(Options {
+            round_limit: Some(30),
+            ..Options::default()
+        });
+        let mut state: State = WizWar::new_game(&options, seats).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for step in 0..1500 {
+            let (actor, action) = match WizWar::next(&state) {
+                Next::Over(_) => break,
+                Next::Chance(c) => {
+                    let i = rng.random_range(0..c.outcomes.len());
+                    (Actor::Chance, c.outcomes[i].0.clone())
+                }
+                Next::Players(acting) => {
+                    let seat = acting[0];
+                    let legal = WizWar::legal_actions(&state, seat);
+                    let i = rng.random_range(0..legal.len());
+                    (Actor::Seat(seat), legal[i].clone())
+                }
+            };
+            WizWar::apply(&mut state, actor, &action).unwrap();
+            if step % 7 != 0 || state.wizards.iter().any(|w| w.at.is_none() && w.alive()) {
+                continue;
+            }
+            for seat in 0..seats {
+                let Some(from) = state.pos(seat) else {
+                    continue;
+                };
+                // Twice: the second sight of the same board answers from the memo.
+                for _ in 0..2 {
+                    let sight = state.sight_for(seat);
+                    for &to in sight.squares() {
+                        assert_eq!(
+                            sight.sees(from, to),
+                            sight.sees_afresh(from, to),
+                            "{seats} seats, seed {seed}, step {step}: {from} to {to}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 10_000, "{compared} answers compared");
+}
