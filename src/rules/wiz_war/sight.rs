@@ -177,6 +177,18 @@ impl Frame {
     }
 }
 
+/// Which closed doors block sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doors {
+    /// Every closed door blocks.
+    Block,
+    /// The board's doors do not block; created doors do (a Visionstone until edition 1).
+    BoardClear,
+    /// No door blocks, created ones neither (a Visionstone from edition 1: "doors do not block
+    /// your line of sight", and a created door blocks "like a closed door").
+    AllClear,
+}
+
 /// Two links a line from some square could pass in turn: the first link (an index into the
 /// frames), the board laid out beyond both, and the edges of the narrow cone of lines from the
 /// square through both openings (a point `right`, a point `left` on them).
@@ -302,11 +314,14 @@ pub struct Sight<'a> {
     /// For each origin asked about, the pairs of links (indices into `frames`) a line from it
     /// could pass in turn: the cone through the first opening meets the second opening.
     chains: OnceCell<Chains>,
+    /// Whether a border line may be seen through a link ([`Sight::sees_side`]).
+    lines_through_links: bool,
 }
 
 impl<'a> Sight<'a> {
-    /// `filled`: squares an object fills. `doors_clear`: closed doors do not block (Visionstone).
-    pub fn new(board: &'a Board, filled: &[Pos], doors_clear: bool) -> Sight<'a> {
+    /// `filled`: squares an object fills. `doors`: which closed doors block (Visionstone).
+    pub fn new(board: &'a Board, filled: &[Pos], doors: Doors) -> Sight<'a> {
+        let doors_clear = doors != Doors::Block;
         let w = usize::try_from(board.width).unwrap_or(0);
         let h = usize::try_from(board.height).unwrap_or(0);
         let squares = board.squares();
@@ -323,6 +338,9 @@ impl<'a> Sight<'a> {
         };
         let blocks = |e: &super::board::Edge| -> bool {
             match e.created {
+                Some(c) if c.card.effect() == super::cards::Effect::CreateDoor => {
+                    doors != Doors::AllClear
+                }
                 Some(c) => c.card.effect() != super::cards::Effect::WallOfFire || e.built(),
                 None => match e.kind {
                     _ if e.destroyed => false,
@@ -389,6 +407,7 @@ impl<'a> Sight<'a> {
             frames: board.links.iter().map(Frame::of).collect(),
             memo,
             chains: OnceCell::new(),
+            lines_through_links: false,
         }
     }
 
@@ -685,7 +704,8 @@ impl<'a> Sight<'a> {
         self.sees(from, to).is_some()
     }
 
-    /// Sight to the middle of a border line (to target a wall or door), direct only.
+    /// Sight to the middle of a border line (to target a wall or door): directly, or from
+    /// edition 1 through one link ([`Sight::through_to_line`]).
     ///
     /// "If a wizard targets a wall, door, or corridor, he must have line of sight to the target
     /// itself (instead of its square)" (rulebook l.232): a square filled beyond the line (Fog, a
@@ -701,6 +721,48 @@ impl<'a> Sight<'a> {
             i64::from(mid.0 - a.0) * i64::from(dx) + i64::from(mid.1 - a.1) * i64::from(dy);
         let far = if toward_step > 0 { p.step(d) } else { p };
         self.clear_direct(a, mid, from, far)
+            || (self.lines_through_links
+                && self
+                    .frames
+                    .iter()
+                    .any(|frame| self.through_to_line(frame, from, mid)))
+    }
+
+    /// Sight to the middle `mid` of a border line through one link (from edition 1: "If
+    /// casting a spell or checking line of sight through a portal or off the edge of the map
+    /// using wraparound movement, the two connected squares are treated as directly
+    /// adjacent", l.242). As [`Sight::through`], but what touches the sight line only at its
+    /// end (the targeted line itself, a square filled beyond it) does not block: the check is
+    /// made on the line stopped short of its end by a sixteenth, in coordinates scaled by 16,
+    /// where no other line's point can lie (every end point is on the grid).
+    fn through_to_line(&self, frame: &Frame, from: Pos, mid: Pt) -> bool {
+        const K: i32 = 16;
+        let a = dot(from);
+        let b = frame.tr(mid);
+        if frame.crossing(a, b).is_none() {
+            return false;
+        }
+        let scale = |p: Pt| (p.0 * K, p.1 * K);
+        let (a_k, b_k) = (scale(a), (b.0 * (K - 1) + a.0, b.1 * (K - 1) + a.1));
+        let c = frame.u(frame.mid);
+        !self.segs.iter().any(|&(s, filled)| {
+            if filled == Some(from) {
+                return false;
+            }
+            let near = frame.u(s.0) <= c && frame.u(s.1) <= c;
+            if near && touches(a_k, b_k, Seg(scale(s.0), scale(s.1))) {
+                return true;
+            }
+            let far_seg = Seg(frame.tr(s.0), frame.tr(s.1));
+            let far = frame.u(far_seg.0) >= c && frame.u(far_seg.1) >= c;
+            far && touches(a_k, b_k, Seg(scale(far_seg.0), scale(far_seg.1)))
+        })
+    }
+
+    /// Whether border lines may be seen through a link ([`Sight::sees_side`]; edition 1).
+    pub fn with_lines_through_links(mut self, on: bool) -> Self {
+        self.lines_through_links = on;
+        self
     }
 
     /// Sight through one link: the far board is turned and moved so that `link.to` lies across

@@ -6,7 +6,7 @@ use super::Options;
 use super::actions::Target;
 use super::board::{Board, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, FORMS, Form, Trait};
-use super::sight::Sight;
+use super::sight::{Doors, Sight};
 use crate::rules::Seat;
 
 /// Life at the start.
@@ -142,6 +142,10 @@ pub struct Pending {
     pub toward: Option<Dir>,
     /// Seats still to answer, in order; the first answers now.
     pub waiting: Vec<Seat>,
+    /// Bent by Around the Corner (spent with it), which Negate Neutral answers from edition 1.
+    /// Left out when false (states stored before it was kept).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bent: bool,
 }
 
 /// A chance step owed: a card to draw, a card taken or discarded at random from a hand, a die.
@@ -422,8 +426,17 @@ impl State {
     }
 
     pub fn sight_for(&self, seat: Seat) -> Sight<'_> {
-        let doors_clear = self.carries(seat, Effect::Visionstone) > 0;
-        Sight::new(&self.board, &self.filled(), doors_clear)
+        let doors = match (
+            self.carries(seat, Effect::Visionstone) > 0,
+            self.options.edition,
+        ) {
+            (false, _) => Doors::Block,
+            // A created door is a door too (audit 2026-11-28, B5).
+            (true, 1..) => Doors::AllClear,
+            (true, 0) => Doors::BoardClear,
+        };
+        Sight::new(&self.board, &self.filled(), doors)
+            .with_lines_through_links(self.options.edition >= 1)
     }
 
     /// Where `seat`'s spells are traced from this turn.
