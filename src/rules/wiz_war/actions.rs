@@ -276,8 +276,13 @@ fn legal_actions_for(state: &State, seat: Seat, want: Option<&Action>) -> Vec<Ac
                 out.push(Action::DrawCard);
             }
             // "A wizard may also drop any of his carried items ... at any time during his turn."
-            out.extend(distinct(&w.items).into_iter().map(Action::Drop));
-            out.extend(own_spells(state, seat));
+            // From edition 1, not once cards are drawn: "Once he has either drawn cards or
+            // declined to do so, the active player's turn immediately ends" (l.112; audit
+            // 2026-11-28, B8): only the second draw or the end of the turn is left.
+            if state.turn.drawn == 0 || state.options.edition < 1 {
+                out.extend(distinct(&w.items).into_iter().map(Action::Drop));
+                out.extend(own_spells(state, seat));
+            }
             out.push(Action::EndTurn);
         }
         _ => {}

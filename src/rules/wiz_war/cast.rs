@@ -296,12 +296,25 @@ fn targets_in_sight(
     };
     let range = def.range;
     let lines = matches!(def.aim, Aim::BorderLine | Aim::Wall | Aim::WizardOrWall);
-    // A wall of an adjacent-range spell (Wallivore): on a side of the caster's square.
+    // A wall of an adjacent-range spell (Wallivore, Pass Through Wall): on a side of the
+    // caster's square, "a stone wall on a side of your square": from edition 1 the body's
+    // square, never the square Astral Projection casts from (audit 2026-11-28, B1).
     let own_square_only = range == Range::Adjacent && matches!(def.aim, Aim::Wall);
+    let edition = state.options.edition;
+    let line_origin = if own_square_only && edition >= 1 {
+        me
+    } else {
+        origin
+    };
+    // "it cannot move square to square" (Glue): from edition 1 no Pass Through Wall either
+    // (B6).
+    if def.effect == Effect::PassThroughWall && edition >= 1 && state.glued(seat) {
+        return out;
+    }
     if let Some(p) = square {
-        if lines && (!own_square_only || p == origin) {
+        if lines && (!own_square_only || p == line_origin) {
             for d in Dir::ALL {
-                if side_target(state, def, p, d) && sight.sees_side(origin, p, d) {
+                if side_target(state, def, p, d) && sight.sees_side(line_origin, p, d) {
                     out.push((Target::Side(p, d), false));
                 }
             }
@@ -355,6 +368,19 @@ fn targets_in_sight(
                     out.push((Target::Wizard(s), true));
                 }
             }
+            // From edition 1 a Large Rock may be thrown at an object that can be attacked, seen
+            // directly: "The yellow wizard throws a large rock through a destroyed wall and hits
+            // a stone block" (l.423; audit 2026-11-28, group 43; ruling 33).
+            if how == How::Throw && def.effect == Effect::ThrownDamage && edition >= 1 {
+                for o in &state.objects {
+                    if effects::breakable(o.card)
+                        && o.at != origin
+                        && sight.sees(origin, o.at) == Some(super::sight::dot(o.at))
+                    {
+                        out.push((Target::Object(o.id), false));
+                    }
+                }
+            }
             if def.aim == Aim::WizardOrWall {
                 // Objects whose card gives a crack limit can be attacked (Stone Block).
                 for o in &state.objects {
@@ -377,14 +403,14 @@ fn targets_in_sight(
         }
         Aim::BorderLine | Aim::Wall => {
             let squares = if own_square_only {
-                vec![origin]
+                vec![line_origin]
             } else {
                 visible()
             };
             for p in squares {
                 if Dir::ALL
                     .iter()
-                    .any(|&d| side_target(state, def, p, d) && sight.sees_side(origin, p, d))
+                    .any(|&d| side_target(state, def, p, d) && sight.sees_side(line_origin, p, d))
                 {
                     out.push((Target::Square(p), false));
                 }
@@ -435,7 +461,11 @@ fn targets_in_sight(
         }
         Aim::Square | Aim::EmptySquare => {
             let fits = |p: Pos| {
-                if def.aim == Aim::Square {
+                if def.effect == Effect::Teleport && edition >= 1 {
+                    // "a square you can see that no object fills" (Teleport's text; B2): not
+                    // Fog or a Dust Cloud; a Rosebush, which fills nothing, lets it in.
+                    p != me && !state.objects.iter().any(|o| o.at == p && o.fills_square())
+                } else if def.aim == Aim::Square {
                     p != me && !state.blocks_entry(p)
                 } else {
                     state.creatable(p)
@@ -623,7 +653,27 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
             return Ok(());
         }
         Action::CancelCast => {
-            state.casting = None;
+            // From edition 1 a named spell is committed (audit 2026-11-28, the leak "a card
+            // named before it is committed and taken back"; ruling 32): given up, it fizzles,
+            // and the card goes face up to the discard pile with the Around the Corner a bent
+            // target named; it never returns to the hand. Items thrown or wielded stay
+            // carried (they were on the table already).
+            if let Some(c) = state.casting.take()
+                && c.how == How::Cast
+                && state.options.edition >= 1
+                && let Some(w) = state.wizards.get_mut(seat)
+            {
+                let corner = CardId::by_key("around_the_corner").filter(|_| c.bent);
+                for card in std::iter::once(c.card).chain(corner) {
+                    if take(&mut w.hand, &card) {
+                        put(&mut state.discard, card);
+                    }
+                }
+                state.note(format!(
+                    "Seat {seat} gave up casting {}: it is discarded.",
+                    c.card.name()
+                ));
+            }
             return Ok(());
         }
         Action::Target(t) => {
@@ -744,6 +794,7 @@ fn commit(
         counter: false,
         toward: None,
         waiting: Vec::new(),
+        bent: casting.bent,
     };
     state.note(format!(
         "Seat {seat} {} {}.",
@@ -797,7 +848,12 @@ pub fn counters(state: &State, seat: Seat, p: &Pending) -> Vec<CardId> {
         .map(|(c, _)| c)
         .filter(|c| match c.effect() {
             Effect::Zot => true,
-            Effect::NegateNeutral => kind == Some(Kind::Neutral),
+            // From edition 1 also a spell bent by Around the Corner, a neutral spell played
+            // with it: negated, the bend fails and the spell is lost with it (audit
+            // 2026-11-28, group 50; ruling 17).
+            Effect::NegateNeutral => {
+                kind == Some(Kind::Neutral) || (state.options.edition >= 1 && p.bent)
+            }
             Effect::AntiAnti => kind == Some(Kind::Counter),
             Effect::FullShield | Effect::Featherweight | Effect::Backlash => {
                 kind == Some(Kind::Attack) && aimed_at(p.target, seat)
@@ -865,6 +921,7 @@ pub fn answer(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
         counter: true,
         toward,
         waiting: Vec::new(),
+        bent: false,
     };
     pending.waiting = responders(state, &pending);
     state.note(format!("Seat {seat} answered with {}.", card.name()));
@@ -902,14 +959,12 @@ pub fn resolve_top(state: &mut State) {
         effects::drift(state, top.by, from, top.toward, top.card.power());
     }
     if top.card.effect() == Effect::Backlash {
-        // The attack turned back on its caster: the Backlash's player's attack (ruling 30).
-        hurt(
-            state,
-            cancelled.by,
-            i16::from(top.card.power()),
-            Some(top.by),
-            false,
-        );
+        // The attack turned back on its caster. Until edition 1 the Backlash's player's attack
+        // (a kill scored); from edition 1 a counter spell's damage, no attack, so a kill by it
+        // scores nobody: a point needs a kill "with an attack" (l.488; audit 2026-11-28,
+        // group 2; ruling 30.2).
+        let by = (state.options.edition < 1).then_some(top.by);
+        hurt(state, cancelled.by, i16::from(top.card.power()), by, false);
     }
     for c in cancelled.spent {
         put(&mut state.discard, c);

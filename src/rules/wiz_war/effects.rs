@@ -20,6 +20,9 @@ pub fn cracks(damage: i16) -> u8 {
 pub fn attack(state: &mut State, p: &Pending) {
     let aimed = match p.target {
         Target::Wizard(v) | Target::WizardToward(v, _) => Some(v),
+        // An attack at an item carried is aimed at its carrier, for its counters (l.150) and,
+        // from edition 1, for its evasion too (audit 2026-11-28, B7; ruling 25).
+        Target::Item(v, _) if state.options.edition >= 1 => Some(v),
         _ => None,
     };
     let is_attack = p.card.kind() == Some(Kind::Attack) || p.how != super::state::How::Cast;
@@ -291,6 +294,27 @@ pub fn resolve(state: &mut State, p: &Pending) {
                 });
             }
         }
+        (Effect::ThrownDamage, Target::Object(id)) => {
+            // "If possible, a thrown object lands in the same square as its target. If ... the
+            // target fills the entire square, the object lands in the square in front of the
+            // barrier or target after striking it" (l.415-417).
+            if let Some(o) = state.objects.iter().find(|o| o.id == id) {
+                let (at, fills) = (o.at, o.fills_square());
+                let lands = match (fills, state.pos(by)) {
+                    (true, Some(from)) => in_front(state, from, at),
+                    _ => at,
+                };
+                damage_object(state, id, power);
+                let id = state.new_id();
+                state.objects.push(Object {
+                    id,
+                    card: p.card,
+                    at: lands,
+                    cracks: 0,
+                    spell: None,
+                });
+            }
+        }
         (Effect::NullPowder, Target::Wizard(v)) => {
             let ids: Vec<u32> = state
                 .spells
@@ -433,6 +457,24 @@ fn strike(state: &mut State, by: Seat, t: Target, amount: i16, fire: bool) {
         Target::Object(id) => damage_object(state, id, amount),
         _ => {}
     }
+}
+
+/// The last square a straight line from `from`'s dot to `to`'s (seen directly) passes
+/// through before it enters `to`: the neighbour across the side of `to` it enters by. The line
+/// enters by the later of the two sides facing it, the east or west side when it runs more
+/// east–west (|dx| ≥ |dy|: a tie is a corner, decided as knock-backs are, ruling 18). `to`
+/// itself if no square lies there.
+fn in_front(state: &State, from: Pos, to: Pos) -> Pos {
+    let (a, b) = (dot(from), dot(to));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let d = match (dx.abs() >= dy.abs(), dx > 0, dy > 0) {
+        (true, true, _) => Dir::West,
+        (true, false, _) => Dir::East,
+        (false, _, true) => Dir::North,
+        (false, _, false) => Dir::South,
+    };
+    let back = to.step(d);
+    if state.board.exists(back) { back } else { to }
 }
 
 /// Whether an object can be attacked and cracked: "created objects and dropped objects can be
@@ -656,6 +698,20 @@ fn rotate(state: &mut State, slot: usize, quarters: u8) {
     }
     state.turn.cast_from = state.turn.cast_from.map(map);
     state.turn.picked.clear();
+    // From edition 1 the spells in play aimed at a square or a line of the sector turn with
+    // it, so that they go on naming what they are on (audit 2026-11-28, B3). A line of the
+    // outer ring is rebuilt and its spells end below, whatever their target says.
+    if state.options.edition >= 1 {
+        for s in &mut state.spells {
+            s.target = match s.target {
+                Target::Square(p) => Target::Square(map(p)),
+                Target::Side(p, d) if moved.iter().any(|(o, _)| *o == p) => {
+                    Target::Side(map(p), d.turned(quarters))
+                }
+                t => t,
+            };
+        }
+    }
     // A sealed door on the turned sector's squares is unsealed (its spell ends).
     let sealed: Vec<u32> = state
         .spells

@@ -46,23 +46,28 @@ pub fn evaluate(state: &State, seat: Seat) -> i64 {
     if let Phase::Over { winners, .. } = &state.phase {
         return outcome_value(winners, seat);
     }
+    // Each wizard's steps, worked out once: its standing and the seat's hunt use them.
+    let steps: Vec<Option<Steps>> = (0..state.seats())
+        .map(|s| state.pos(s).map(|at| distances(&state, s, at)))
+        .collect();
+    let steps_of = |s: Seat| steps.get(s).and_then(Option::as_ref);
     let others = (0..state.seats())
         .filter(|&s| s != seat)
-        .map(|s| standing(&state, s));
-    let lead = lead(standing(&state, seat), others);
-    lead.saturating_sub(hunt(&state, seat))
+        .map(|s| standing(&state, s, steps_of(s)));
+    let lead = lead(standing(&state, seat, steps_of(seat)), others);
+    lead.saturating_sub(hunt(&state, seat, steps_of(seat)))
         .clamp(-(WIN - 1), WIN - 1)
 }
 
 /// The seat's own hunt ([`HUNT`]): its steps to the nearest living enemy wizard, at the price
-/// of the round.
-fn hunt(state: &State, seat: Seat) -> i64 {
-    let Some(at) = state.pos(seat) else {
+/// of the round; `steps`: its steps from where it stands ([`distances`]), none if it is not
+/// on the board.
+fn hunt(state: &State, seat: Seat, steps: Option<&Steps>) -> i64 {
+    let Some(steps) = steps else {
         return 0;
     };
     let round = i64::from(state.turn.round).min(HUNT_ROUNDS);
     let per_step = STEP_TO_ENEMY + (HUNT - STEP_TO_ENEMY) * round / HUNT_ROUNDS;
-    let steps = distances(state, seat, at);
     let enemy = state
         .living()
         .into_iter()
@@ -74,19 +79,20 @@ fn hunt(state: &State, seat: Seat) -> i64 {
     per_step * enemy
 }
 
-fn standing(state: &State, seat: Seat) -> i64 {
+/// `steps`: the wizard's steps from where it stands ([`distances`]), none if it is not on the
+/// board.
+fn standing(state: &State, seat: Seat, steps: Option<&Steps>) -> i64 {
     let Some(w) = state.wizard(seat) else {
         return 0;
     };
     let points = i64::from(state.points(seat)) * POINT;
-    let Some(at) = w.at else {
+    let (Some(_), Some(steps)) = (w.at, steps) else {
         return points + DEAD;
     };
     let mut value = points
         + i64::from(w.life) * LIFE
         + i64::try_from(state.hand_total(seat)).unwrap_or(0) * CARD
         - i64::from(w.stun) * STUN;
-    let steps = distances(state, seat, at);
     let to = |p: Pos| steps.get(p).unwrap_or(FAR).min(FAR);
     let carried = w
         .treasure
@@ -153,6 +159,7 @@ fn distances(state: &State, seat: Seat, from: Pos) -> Steps {
         steps: vec![None; size],
     };
     steps.set(from, 0);
+    let walker = state.walker(seat);
     let mut queue = VecDeque::from([(from, 0)]);
     while let Some((p, n)) = queue.pop_front() {
         if n >= FAR {
@@ -162,7 +169,12 @@ fn distances(state: &State, seat: Seat, from: Pos) -> Steps {
             let Some((q, _)) = state.board.across(p, d) else {
                 continue;
             };
-            if state.may_cross(seat, p, d) && !state.blocks_entry(q) && steps.set(q, n + 1) {
+            // A square already reached needs no second look at its line.
+            if steps.get(q).is_none()
+                && walker.may_cross(state, p, d)
+                && !state.blocks_entry(q)
+                && steps.set(q, n + 1)
+            {
                 queue.push_back((q, n + 1));
             }
         }

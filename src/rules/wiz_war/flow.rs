@@ -793,9 +793,12 @@ fn hurt_linked(
         .and_then(|f| super::cards::FORMS.get(usize::from(f)))
         .map_or(0, |f| i16::from(f.armour));
     let amount = (amount - armour).max(0);
+    // Magic stones are destroyed if the wizard "suffers fire damage" (l.317): from edition 1,
+    // not when armour takes all of it (audit 2026-11-28, B4).
+    let burnt = fire && (amount > 0 || state.options.edition < 1);
     if let Some(w) = state.wizards.get_mut(victim) {
         w.life -= amount;
-        if fire {
+        if burnt {
             let (stones, kept): (Vec<CardId>, Vec<CardId>) =
                 w.items.iter().partition(|c| c.has_trait(Trait::MagicStone));
             w.items = kept;

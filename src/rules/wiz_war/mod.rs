@@ -70,6 +70,19 @@ pub struct Options {
     pub round_limit: Option<u32>,
     /// The side of the sector boards played: "either new (side A) or classic (side B)" (l.36).
     pub board_side: BoardSide,
+    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
+    /// absent (0) in games created before edition 1, which keep the old rules
+    /// (docs/rules/wiz-war.md, "Editions").
+    #[serde(skip_serializing_if = "is_zero")]
+    pub edition: u32,
+}
+
+/// The edition new games are created under. Edition 1 answers the audit of 2026-11-28
+/// (docs/reviews/audit-2026-11-28-wiz-war.md; docs/rules/wiz-war.md, "Editions").
+pub const EDITION: u32 = 1;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The side of the sector boards (l.36): `"a"` (new) or `"b"` (classic). Each side has its
@@ -101,6 +114,7 @@ impl Default for Options {
             ask_every_affected_wizard: true,
             round_limit: None,
             board_side: BoardSide::A,
+            edition: 0,
         }
     }
 }
@@ -235,7 +249,14 @@ impl Ruleset for WizWar {
                 }
             }
         }
-        sets
+        sets.into_iter().map(Self::for_new_game).collect()
+    }
+
+    fn for_new_game(options: Options) -> Options {
+        Options {
+            edition: EDITION,
+            ..options
+        }
     }
 
     fn seats(_options: &Options) -> RangeInclusive<usize> {

@@ -8,6 +8,7 @@
 //! sectors before it has crossed the whole board.
 
 use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use super::board::{Board, Dir, EdgeKind, Link, Pos};
@@ -176,6 +177,18 @@ impl Frame {
     }
 }
 
+/// Which closed doors block sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doors {
+    /// Every closed door blocks.
+    Block,
+    /// The board's doors do not block; created doors do (a Visionstone until edition 1).
+    BoardClear,
+    /// No door blocks, created ones neither (a Visionstone from edition 1: "doors do not block
+    /// your line of sight", and a created door blocks "like a closed door").
+    AllClear,
+}
+
 /// Two links a line from some square could pass in turn: the first link (an index into the
 /// frames), the board laid out beyond both, and the edges of the narrow cone of lines from the
 /// square through both openings (a point `right`, a point `left` on them).
@@ -205,6 +218,82 @@ const CHAINS_KEPT: usize = 8;
 /// A memo entry of [`Sight::sees`]: `None` until worked out.
 type Remembered = Option<Option<Pt>>;
 
+/// Answers of [`Sight::sees`] already worked out: for each origin by grid cell
+/// (`y * width + x`), one entry per grid square, unknown until asked (a row is empty until its
+/// origin is asked about).
+type Answers = Rc<RefCell<Vec<Vec<Remembered>>>>;
+
+/// Everything [`Sight::sees`] depends on: the board's size and links, its blocking lines, and
+/// the squares objects fill. Two states alike in these see alike, whatever else differs (the
+/// wizards, their cards, the turn), so their answers are shared.
+#[derive(PartialEq, Eq)]
+struct SightKey {
+    width: i8,
+    height: i8,
+    links: Vec<Link>,
+    vertical: Vec<bool>,
+    horizontal: Vec<bool>,
+    filled: Vec<Pos>,
+}
+
+impl SightKey {
+    /// A quick fingerprint (FNV-1a) to tell most keys apart before comparing them whole.
+    fn fingerprint(&self) -> u64 {
+        let lines = self
+            .vertical
+            .iter()
+            .chain(&self.horizontal)
+            .map(|&b| u8::from(b));
+        let filled = self
+            .filled
+            .iter()
+            .flat_map(|p| p.0.to_le_bytes().into_iter().chain(p.1.to_le_bytes()));
+        lines
+            .chain(filled)
+            .fold(0xcbf2_9ce4_8422_2325, |h: u64, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+}
+
+/// Boards seen at most in the memo of answers (a look-ahead meets a few: walls destroyed or
+/// created, objects placed).
+const ANSWERS_KEPT: usize = 32;
+
+thread_local! {
+    /// The answers of the boards seen last on this thread, by [`SightKey`], the latest last.
+    /// The bot weighs many states of the same board, each with a [`Sight`] of its own; this
+    /// memo lets them share what was worked out. A memo only: sight is a function of the key,
+    /// so the answers are the same whether remembered or worked out again.
+    static ANSWERS: RefCell<Vec<(u64, SightKey, Answers)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The shared answers of boards like `key`'s, or new ones (`cells` grid squares).
+fn answers_for(key: SightKey, cells: usize) -> Answers {
+    let fresh = || Rc::new(RefCell::new(vec![Vec::new(); cells]));
+    let fingerprint = key.fingerprint();
+    ANSWERS.with(|memo| {
+        let Ok(mut memo) = memo.try_borrow_mut() else {
+            return fresh();
+        };
+        if let Some(k) = memo
+            .iter()
+            .position(|(f, k, _)| *f == fingerprint && *k == key)
+        {
+            let entry = memo.remove(k);
+            let answers = Rc::clone(&entry.2);
+            memo.push(entry);
+            return answers;
+        }
+        let answers = fresh();
+        if memo.len() >= ANSWERS_KEPT {
+            memo.remove(0);
+        }
+        memo.push((fingerprint, key, Rc::clone(&answers)));
+        answers
+    })
+}
+
 /// What blocks sight: the board's lines and the squares objects fill.
 pub struct Sight<'a> {
     board: &'a Board,
@@ -219,17 +308,20 @@ pub struct Sight<'a> {
     squares: Vec<Pos>,
     /// The frame of each of the board's links.
     frames: Vec<Frame>,
-    /// Answers of [`Sight::sees`] already worked out: for each origin asked about, one entry
-    /// per grid square (`y * width + x`), unknown until asked.
-    memo: RefCell<Vec<(Pos, Vec<Remembered>)>>,
+    /// Answers of [`Sight::sees`] already worked out, shared with every sight of a board
+    /// alike ([`SightKey`]).
+    memo: Answers,
     /// For each origin asked about, the pairs of links (indices into `frames`) a line from it
     /// could pass in turn: the cone through the first opening meets the second opening.
     chains: OnceCell<Chains>,
+    /// Whether a border line may be seen through a link ([`Sight::sees_side`]).
+    lines_through_links: bool,
 }
 
 impl<'a> Sight<'a> {
-    /// `filled`: squares an object fills. `doors_clear`: closed doors do not block (Visionstone).
-    pub fn new(board: &'a Board, filled: &[Pos], doors_clear: bool) -> Sight<'a> {
+    /// `filled`: squares an object fills. `doors`: which closed doors block (Visionstone).
+    pub fn new(board: &'a Board, filled: &[Pos], doors: Doors) -> Sight<'a> {
+        let doors_clear = doors != Doors::Block;
         let w = usize::try_from(board.width).unwrap_or(0);
         let h = usize::try_from(board.height).unwrap_or(0);
         let squares = board.squares();
@@ -246,6 +338,9 @@ impl<'a> Sight<'a> {
         };
         let blocks = |e: &super::board::Edge| -> bool {
             match e.created {
+                Some(c) if c.card.effect() == super::cards::Effect::CreateDoor => {
+                    doors != Doors::AllClear
+                }
                 Some(c) => c.card.effect() != super::cards::Effect::WallOfFire || e.built(),
                 None => match e.kind {
                     _ if e.destroyed => false,
@@ -293,6 +388,15 @@ impl<'a> Sight<'a> {
                 segs.push((side(p, d), Some(p)));
             }
         }
+        let key = SightKey {
+            width: board.width,
+            height: board.height,
+            links: board.links.clone(),
+            vertical: vertical.clone(),
+            horizontal: horizontal.clone(),
+            filled: filled.to_vec(),
+        };
+        let memo = answers_for(key, w * h);
         Sight {
             board,
             segs,
@@ -301,8 +405,9 @@ impl<'a> Sight<'a> {
             filled: filled.to_vec(),
             squares,
             frames: board.links.iter().map(Frame::of).collect(),
-            memo: RefCell::new(Vec::new()),
+            memo,
             chains: OnceCell::new(),
+            lines_through_links: false,
         }
     }
 
@@ -320,26 +425,23 @@ impl<'a> Sight<'a> {
         usize::try_from(i32::from(p.1) * i32::from(w) + i32::from(p.0)).ok()
     }
 
-    fn remembered(&self, from: Pos, i: usize) -> Remembered {
+    fn remembered(&self, from: usize, i: usize) -> Remembered {
         let memo = self.memo.try_borrow().ok()?;
-        let (_, row) = memo.iter().find(|(f, _)| *f == from)?;
-        row.get(i).copied().flatten()
+        memo.get(from)?.get(i).copied().flatten()
     }
 
-    fn remember(&self, from: Pos, i: usize, seen: Option<Pt>) {
+    fn remember(&self, from: usize, i: usize, seen: Option<Pt>) {
         let Ok(mut memo) = self.memo.try_borrow_mut() else {
             return;
         };
-        let k = match memo.iter().position(|(f, _)| *f == from) {
-            Some(k) => k,
-            None => {
-                let (w, h) = (self.board.width, self.board.height);
-                let n = usize::try_from(i32::from(w) * i32::from(h)).unwrap_or(0);
-                memo.push((from, vec![None; n]));
-                memo.len() - 1
-            }
+        let n = memo.len();
+        let Some(row) = memo.get_mut(from) else {
+            return;
         };
-        if let Some(slot) = memo.get_mut(k).and_then(|(_, row)| row.get_mut(i)) {
+        if row.is_empty() {
+            *row = vec![None; n];
+        }
+        if let Some(slot) = row.get_mut(i) {
             *slot = Some(seen);
         }
     }
@@ -433,13 +535,13 @@ impl<'a> Sight<'a> {
         if from == to {
             return Some(dot(to));
         }
-        let cell = self.cell(to);
-        if let Some(seen) = cell.and_then(|i| self.remembered(from, i)) {
+        let cells = self.cell(from).zip(self.cell(to));
+        if let Some(seen) = cells.and_then(|(f, t)| self.remembered(f, t)) {
             return seen;
         }
         let seen = self.work_out(from, to);
-        if let Some(i) = cell {
-            self.remember(from, i, seen);
+        if let Some((f, t)) = cells {
+            self.remember(f, t, seen);
         }
         seen
     }
@@ -602,7 +704,8 @@ impl<'a> Sight<'a> {
         self.sees(from, to).is_some()
     }
 
-    /// Sight to the middle of a border line (to target a wall or door), direct only.
+    /// Sight to the middle of a border line (to target a wall or door): directly, or from
+    /// edition 1 through one link ([`Sight::through_to_line`]).
     ///
     /// "If a wizard targets a wall, door, or corridor, he must have line of sight to the target
     /// itself (instead of its square)" (rulebook l.232): a square filled beyond the line (Fog, a
@@ -618,6 +721,48 @@ impl<'a> Sight<'a> {
             i64::from(mid.0 - a.0) * i64::from(dx) + i64::from(mid.1 - a.1) * i64::from(dy);
         let far = if toward_step > 0 { p.step(d) } else { p };
         self.clear_direct(a, mid, from, far)
+            || (self.lines_through_links
+                && self
+                    .frames
+                    .iter()
+                    .any(|frame| self.through_to_line(frame, from, mid)))
+    }
+
+    /// Sight to the middle `mid` of a border line through one link (from edition 1: "If
+    /// casting a spell or checking line of sight through a portal or off the edge of the map
+    /// using wraparound movement, the two connected squares are treated as directly
+    /// adjacent", l.242). As [`Sight::through`], but what touches the sight line only at its
+    /// end (the targeted line itself, a square filled beyond it) does not block: the check is
+    /// made on the line stopped short of its end by a sixteenth, in coordinates scaled by 16,
+    /// where no other line's point can lie (every end point is on the grid).
+    fn through_to_line(&self, frame: &Frame, from: Pos, mid: Pt) -> bool {
+        const K: i32 = 16;
+        let a = dot(from);
+        let b = frame.tr(mid);
+        if frame.crossing(a, b).is_none() {
+            return false;
+        }
+        let scale = |p: Pt| (p.0 * K, p.1 * K);
+        let (a_k, b_k) = (scale(a), (b.0 * (K - 1) + a.0, b.1 * (K - 1) + a.1));
+        let c = frame.u(frame.mid);
+        !self.segs.iter().any(|&(s, filled)| {
+            if filled == Some(from) {
+                return false;
+            }
+            let near = frame.u(s.0) <= c && frame.u(s.1) <= c;
+            if near && touches(a_k, b_k, Seg(scale(s.0), scale(s.1))) {
+                return true;
+            }
+            let far_seg = Seg(frame.tr(s.0), frame.tr(s.1));
+            let far = frame.u(far_seg.0) >= c && frame.u(far_seg.1) >= c;
+            far && touches(a_k, b_k, Seg(scale(far_seg.0), scale(far_seg.1)))
+        })
+    }
+
+    /// Whether border lines may be seen through a link ([`Sight::sees_side`]; edition 1).
+    pub fn with_lines_through_links(mut self, on: bool) -> Self {
+        self.lines_through_links = on;
+        self
     }
 
     /// Sight through one link: the far board is turned and moved so that `link.to` lies across
@@ -654,6 +799,15 @@ impl<'a> Sight<'a> {
 
 #[cfg(test)]
 impl Sight<'_> {
+    /// [`Sight::sees`] worked out afresh, without the answers shared between boards alike:
+    /// the reference for the memo.
+    pub fn sees_afresh(&self, from: Pos, to: Pos) -> Option<Pt> {
+        if from == to {
+            return Some(dot(to));
+        }
+        self.work_out(from, to)
+    }
+
     /// The direct check by testing every blocking segment: the reference for `clear_direct`.
     pub fn sees_directly_brute(&self, from: Pos, to: Pos) -> bool {
         let (a, b) = (dot(from), dot(to));

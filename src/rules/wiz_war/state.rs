@@ -6,7 +6,7 @@ use super::Options;
 use super::actions::Target;
 use super::board::{Board, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, FORMS, Form, Trait};
-use super::sight::Sight;
+use super::sight::{Doors, Sight};
 use crate::rules::Seat;
 
 /// Life at the start.
@@ -142,6 +142,10 @@ pub struct Pending {
     pub toward: Option<Dir>,
     /// Seats still to answer, in order; the first answers now.
     pub waiting: Vec<Seat>,
+    /// Bent by Around the Corner (spent with it), which Negate Neutral answers from edition 1.
+    /// Left out when false (states stored before it was kept).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bent: bool,
 }
 
 /// A chance step owed: a card to draw, a card taken or discarded at random from a hand, a die.
@@ -422,8 +426,17 @@ impl State {
     }
 
     pub fn sight_for(&self, seat: Seat) -> Sight<'_> {
-        let doors_clear = self.carries(seat, Effect::Visionstone) > 0;
-        Sight::new(&self.board, &self.filled(), doors_clear)
+        let doors = match (
+            self.carries(seat, Effect::Visionstone) > 0,
+            self.options.edition,
+        ) {
+            (false, _) => Doors::Block,
+            // A created door is a door too (audit 2026-11-28, B5).
+            (true, 1..) => Doors::AllClear,
+            (true, 0) => Doors::BoardClear,
+        };
+        Sight::new(&self.board, &self.filled(), doors)
+            .with_lines_through_links(self.options.edition >= 1)
     }
 
     /// Where `seat`'s spells are traced from this turn.
@@ -438,38 +451,19 @@ impl State {
 
     /// Whether the wizard `seat` may cross side `d` of `p` (walls, doors, created walls).
     pub fn may_cross(&self, seat: Seat, p: Pos, d: Dir) -> bool {
-        let Some(e) = self.board.edge(p, d) else {
-            return false;
-        };
-        let mist = self.maintains(seat, Effect::MistBody);
-        // Slime Form oozes under doors, whatever their colour.
-        let slime = self.form(seat).is_some_and(|f| f.through_doors);
-        // Master Key: doors of every colour (not a sealed one).
-        let key = self.carries(seat, Effect::MasterKey) > 0;
-        if let Some(c) = e.created {
-            return match c.card.effect() {
-                Effect::WallOfFire => true,
-                // A created door passes its caster, whose colour it is (Create Door).
-                Effect::CreateDoor => mist || slime || key || self.caster_of(c.spell) == Some(seat),
-                _ => mist,
-            };
-        }
-        if e.destroyed {
-            return true;
-        }
-        match e.kind {
-            EdgeKind::Open => true,
-            EdgeKind::Outer => false,
-            EdgeKind::Wall => mist,
-            // Seal Door: only a mist body passes a sealed door.
-            EdgeKind::Door(_) if self.sealed(p, d) => mist,
-            EdgeKind::Door(colour) => {
-                colour == seat
-                    || mist
-                    || slime
-                    || key
-                    || self.turn.picked.contains(&self.board.canonical(p, d))
-            }
+        self.walker(seat).may_cross(self, p, d)
+    }
+
+    /// What lets the wizard `seat` through lines, looked up once for many crossings
+    /// ([`Walker::may_cross`]).
+    pub fn walker(&self, seat: Seat) -> Walker {
+        Walker {
+            seat,
+            mist: self.maintains(seat, Effect::MistBody),
+            // Slime Form oozes under doors, whatever their colour.
+            slime: self.form(seat).is_some_and(|f| f.through_doors),
+            // Master Key: doors of every colour (not a sealed one).
+            key: self.carries(seat, Effect::MasterKey) > 0,
         }
     }
 
@@ -562,5 +556,59 @@ impl State {
     /// The name of `seat`'s colour ("red", …): its wizard, sector, doors and treasures.
     pub fn colour(&self, seat: Seat) -> &'static str {
         colour_name(self.colour_of(seat))
+    }
+}
+
+/// A wizard as it walks: what lets it through lines ([`State::walker`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Walker {
+    seat: Seat,
+    /// Mist Body: through walls and every door.
+    mist: bool,
+    /// Slime Form: under doors of every colour.
+    slime: bool,
+    /// Master Key: doors of every colour, not a sealed one.
+    key: bool,
+}
+
+impl Walker {
+    /// Whether this wizard may cross side `d` of `p` in `state` (walls, doors, created walls).
+    pub fn may_cross(&self, state: &State, p: Pos, d: Dir) -> bool {
+        let Some(e) = state.board.edge(p, d) else {
+            return false;
+        };
+        let Walker {
+            seat,
+            mist,
+            slime,
+            key,
+        } = *self;
+        if let Some(c) = e.created {
+            return match c.card.effect() {
+                Effect::WallOfFire => true,
+                // A created door passes its caster, whose colour it is (Create Door).
+                Effect::CreateDoor => {
+                    mist || slime || key || state.caster_of(c.spell) == Some(seat)
+                }
+                _ => mist,
+            };
+        }
+        if e.destroyed {
+            return true;
+        }
+        match e.kind {
+            EdgeKind::Open => true,
+            EdgeKind::Outer => false,
+            EdgeKind::Wall => mist,
+            // Seal Door: only a mist body passes a sealed door.
+            EdgeKind::Door(_) if state.sealed(p, d) => mist,
+            EdgeKind::Door(colour) => {
+                colour == seat
+                    || mist
+                    || slime
+                    || key
+                    || state.turn.picked.contains(&state.board.canonical(p, d))
+            }
+        }
     }
 }

@@ -669,7 +669,12 @@ pub fn describe(state: &State, actor_: Actor, action: &Action, viewer: Viewer) -
             format!("{who} boosts the spell with {} and {} (Add)", n(a), n(b))
         }
         Action::NoBoost => format!("{who} casts without a boost"),
-        Action::CancelCast => format!("{who} takes the spell back"),
+        Action::CancelCast => match state.casting.as_ref() {
+            Some(c) if c.how == How::Cast && state.options.edition >= 1 => {
+                format!("{who} gives up casting {}: it is discarded", n(&c.card))
+            }
+            _ => format!("{who} takes the spell back"),
+        },
         Action::EndSpell(id) => format!("{who} ends spell #{id}"),
         Action::EndMove => format!("{who} ends move and cast"),
         Action::Discard(c) => format!("{who} discards {}", n(c)),

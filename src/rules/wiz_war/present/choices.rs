@@ -234,6 +234,10 @@ impl<'a> Context<'a> {
                 FINISH,
                 t("Or change your mind"),
                 match state.casting.as_ref().map(|c| c.how) {
+                    // A named spell is committed from edition 1 (ruling 32).
+                    Some(How::Cast) if state.options.edition >= 1 => {
+                        t("Give up this spell (the card is discarded)")
+                    }
                     Some(How::Cast) | None => t("Take the spell back (cancel this cast)"),
                     Some(_) => t("Cancel this attack"),
                 },

@@ -1,6 +1,7 @@
 //! Rule tests. Each quotes the rulebook sentence it checks; chance outcomes are scripted.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod audit;
 mod board;
 mod cards;
 mod conformance;
@@ -11,6 +12,7 @@ mod examples;
 mod fidelity;
 mod mutation;
 mod notation;
+mod pace;
 mod picture;
 mod present;
 mod thaumaturgy;
@@ -85,11 +87,13 @@ pub fn waiting_for(state: &State) -> Vec<Seat> {
 }
 
 /// The options most rule tests were written with: windows ask only wizards holding a counter
-/// that can answer (so a spell nobody can answer resolves at once), and a 30-round limit.
+/// that can answer (so a spell nobody can answer resolves at once), and a 30-round limit; the
+/// current edition, as new games get it.
 pub fn quiet() -> Options {
     Options {
         ask_every_affected_wizard: false,
         round_limit: Some(30),
+        edition: super::EDITION,
         ..Options::default()
     }
 }
