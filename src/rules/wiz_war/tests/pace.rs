@@ -33,7 +33,7 @@ fn time_per_bot_game() {
     let mut total = 0.0;
     for seed in 0..games {
         let start = Instant::now();
-        let pace = measure(rules, &options, seats, seed, steps).unwrap();
+        let pace = measure(rules, &options, seats, seed, steps, &[]).unwrap();
         let took = start.elapsed().as_secs_f64();
         total += took;
         let decisions: usize = pace.decisions.iter().sum();
