@@ -613,14 +613,6 @@ fn cast_text(state: &State, seat: Seat, cast: &Cast) -> String {
     )
 }
 
-/// A deck as the log names it.
-fn deck_name(deck: Deck) -> &'static str {
-    match deck {
-        Deck::Learned => "Learned",
-        Deck::Secret => "Secret",
-    }
-}
-
 /// A tile side as the log names it.
 fn side_name(side: Side) -> &'static str {
     match side {
@@ -653,7 +645,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             } else if let Some(deck) = deck {
                 format!(
                     "draws a card from the {} deck for seat {cur}",
-                    deck_name(deck)
+                    super::present::deck_name(deck)
                 )
             } else {
                 format!("draws a card for seat {cur}")
@@ -696,7 +688,7 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
             "spends 2 horns of the {} to draw two cards",
             state.tribe_of(cur).unit_name(*slot)
         ),
-        Action::DrawFrom(d) => format!("draws from the {} deck", deck_name(*d)),
+        Action::DrawFrom(d) => format!("draws from the {} deck", super::present::deck_name(*d)),
         Action::KeepCard(i) => {
             let name = state
                 .draw
