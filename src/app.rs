@@ -19,11 +19,12 @@ use crate::notify::inbound::{Envelope, Handler, Limits};
 use crate::notify::transport::Transport;
 use crate::notify::webhooks::HookWorker;
 use crate::notify::worker::Worker;
+use crate::pg::{self, Cluster};
 use crate::rules::Registry;
 use crate::service::Services;
 use crate::service::inbound::InboundConfig;
 use crate::service::mail::{GameMail, MailConfig};
-use crate::store::{self, cluster::Cluster};
+use crate::store;
 
 /// How long an idle kept-alive HTTP connection stays open (see [`server`]).
 pub const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(75);
@@ -33,7 +34,7 @@ pub enum Database {
     /// `DATABASE_URL`.
     External(String),
     /// A private cluster under the data dir, stopped on shutdown by the process that owns it
-    /// (see `store::cluster`).
+    /// (see `pg`).
     Private(Cluster),
 }
 
@@ -64,9 +65,7 @@ impl Database {
                 let cluster = match role {
                     Role::Service => {
                         let mut cluster = Cluster::start(&dir).with_context(context)?;
-                        cluster
-                            .watch(crate::store::cluster::WATCH_INTERVAL)
-                            .with_context(context)?;
+                        cluster.watch(pg::WATCH_INTERVAL).with_context(context)?;
                         cluster
                     }
                     Role::Command => Cluster::attach_or_start(&dir).with_context(context)?,

@@ -1,7 +1,8 @@
 //! Turnpost: a play-by-email turn service for asynchronous board games.
 //!
 //! Layers (dependencies point downwards only): `http` and `web` → `service` → `store` / `rules`;
-//! `rules` is the pure engine and knows nothing above it. See `../shared/DESIGN.md`.
+//! `rules` is the pure engine and knows nothing above it. `pg` runs the private PostgreSQL
+//! cluster (process management, not storage). See `../shared/DESIGN.md`.
 
 pub mod app;
 pub mod auth;
@@ -12,6 +13,7 @@ pub mod fdlimit;
 pub mod http;
 pub mod loadgen;
 pub mod notify;
+pub mod pg;
 pub mod rules;
 pub mod service;
 pub mod store;

@@ -41,7 +41,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::store::cluster::Cluster;
+use crate::pg::Cluster;
 use client::{Api, Player, Seen};
 use server::Server;
 use stats::{CpuTicks, Recorder, quantile};

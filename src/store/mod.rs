@@ -7,7 +7,6 @@
 pub mod api_tokens;
 pub mod caps;
 pub mod clocks;
-pub mod cluster;
 pub mod events;
 pub mod games;
 pub mod idempotency;

@@ -10,7 +10,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use turnpost::app::Application;
 use turnpost::config::Settings;
-use turnpost::store::cluster::Cluster;
+use turnpost::pg::Cluster;
 use uuid::Uuid;
 
 /// The server every test database is created on.
