@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::contract::{
     Actor, Next, OptionDoc, OrderDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer,
@@ -87,7 +88,11 @@ pub trait GameState: Send + Sync {
     /// Applies an action given as JSON for any actor (replaying a log).
     fn apply_as(&mut self, actor: Actor, action: &Value) -> Result<Applied, RuleError>;
     fn view(&self, viewer: Viewer) -> Value;
+    /// [`GameState::view`] as JSON text ([`crate::rules::Ruleset::view_text`]).
+    fn view_text(&self, viewer: Viewer) -> Box<RawValue>;
     fn to_json(&self) -> Value;
+    /// [`GameState::to_json`] as JSON text, written straight from the typed state.
+    fn to_json_text(&self) -> Box<RawValue>;
     fn default_action(&self, seat: Seat) -> Option<Value>;
     /// For each legal action of `seat` (in order), whether it takes back a step the seat began
     /// ([`crate::rules::Ruleset::takes_back`]).
@@ -179,6 +184,12 @@ pub fn names_choice(next: &Value, choice: &LegalAction) -> bool {
 }
 
 /// The text of an action given by its notation: `{"notation": "<text>"}` and nothing else.
+/// `value` as JSON text; `null` should it fail to serialise (a map with non-string keys: no
+/// ruleset's view has one, and the conformance suite checks the text against `view`).
+pub fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_default()
+}
+
 pub fn notation_of(action: &Value) -> Option<&str> {
     match action.as_object() {
         Some(map) if map.len() == 1 => map.get("notation").and_then(Value::as_str),
@@ -330,8 +341,16 @@ where
         R::view(&self.0, viewer)
     }
 
+    fn view_text(&self, viewer: Viewer) -> Box<RawValue> {
+        R::view_text(&self.0, viewer)
+    }
+
     fn to_json(&self) -> Value {
         serde_json::to_value(&self.0).unwrap_or(Value::Null)
+    }
+
+    fn to_json_text(&self) -> Box<RawValue> {
+        raw_json(&self.0)
     }
 
     fn default_action(&self, seat: Seat) -> Option<Value> {

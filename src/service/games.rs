@@ -548,7 +548,7 @@ pub fn state_view(
         status: game.status.clone(),
         seat,
         to_act: game.to_act.clone(),
-        view: state.map(|s| s.view(viewer)).unwrap_or(Value::Null),
+        view: state.map(|s| s.view_text(viewer)).unwrap_or_default(),
         legal_actions: match (state, must_act.and_then(|s| usize::try_from(s).ok())) {
             (Some(state), Some(s)) => state
                 .legal_actions(s)

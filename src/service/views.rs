@@ -93,7 +93,9 @@ pub struct StateView {
     pub seat: Option<i32>,
     pub to_act: Vec<i32>,
     /// The caller's view of the game (`null` while the game is open).
-    pub view: Value,
+    // JSON text written straight from the ruleset's typed view (`Ruleset::view_text`).
+    #[schema(value_type = Value)]
+    pub view: Box<serde_json::value::RawValue>,
     /// Filled when the caller must act.
     pub legal_actions: Vec<LegalActionView>,
     pub outcome: Option<OutcomeView>,

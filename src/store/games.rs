@@ -5,7 +5,9 @@ use diesel_async::RunQueryDsl;
 use uuid::Uuid;
 
 use super::Conn;
-use super::models::{Event, Game, GameUpdate, NewGame, NewOutbox, Seat, SeatPlayer, User};
+use super::models::{
+    Event, Game, GameUpdate, JsonText, NewGame, NewOutbox, Seat, SeatPlayer, User,
+};
 use super::schema::{games, seats, users};
 
 pub async fn insert(conn: &mut Conn, new: NewGame<'_>) -> QueryResult<Game> {
@@ -169,7 +171,9 @@ mod sql {
 use sql::turnpost_save_turn;
 
 /// The writes of one turn in one statement (a call of `turnpost_save_turn`, which diesel
-/// prepares once per connection): the game row, if it is still at version `expected`, then
+/// prepares once per connection): the game row (`change`, with `state` as its snapshot: the
+/// snapshot is written as text, and `change.state` is not read), if it is still at version
+/// `expected`, then
 /// the new log entries, the outbox rows, the webhook deliveries of `hooks` (a JSON array for
 /// `turnpost_queue_webhooks`: one INSERT when it is not empty), and, when `channel` is given,
 /// a `NOTIFY` on it that
@@ -184,6 +188,7 @@ pub async fn save_turn(
     expected: i64,
     entries: &[Event],
     change: GameUpdate<'_>,
+    state: &JsonText,
     mail: &[NewOutbox],
     channel: Option<&str>,
     payload: &str,
@@ -198,7 +203,7 @@ pub async fn save_turn(
         entries,
         change.status,
         change.version,
-        change.state,
+        Some(state),
         change.to_act,
         change.outcome,
         change.updated_at,

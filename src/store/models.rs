@@ -225,6 +225,25 @@ pub struct NewGame<'a> {
     pub robots: &'a [i32],
 }
 
+/// JSON already written as text (a state snapshot written straight from the typed state),
+/// stored in a `jsonb` column as it is: no `Value` is built on the way.
+#[derive(Debug, diesel::expression::AsExpression)]
+#[diesel(sql_type = diesel::sql_types::Jsonb)]
+pub struct JsonText(pub Box<serde_json::value::RawValue>);
+
+impl diesel::serialize::ToSql<diesel::sql_types::Jsonb, diesel::pg::Pg> for JsonText {
+    fn to_sql<'b>(
+        &'b self,
+        out: &mut diesel::serialize::Output<'b, '_, diesel::pg::Pg>,
+    ) -> diesel::serialize::Result {
+        use std::io::Write;
+        // The binary `jsonb` format: its version (1), then the JSON text.
+        out.write_all(&[1])?;
+        out.write_all(self.0.get().as_bytes())?;
+        Ok(diesel::serialize::IsNull::No)
+    }
+}
+
 /// What a submission or a start changes in a game row.
 #[derive(AsChangeset)]
 #[diesel(table_name = games)]

@@ -72,6 +72,7 @@ impl Ruleset for BagOfFate {
     type Options = Options;
     type State = State;
     type Action = Action;
+    type View = view::View;
 
     fn option_docs() -> Vec<OptionDoc> {
         Vec::new()
@@ -114,8 +115,8 @@ impl Ruleset for BagOfFate {
         actions::apply(state, actor, action)
     }
 
-    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
-        view::view(state, viewer)
+    fn typed_view(state: &State, viewer: Viewer) -> view::View {
+        view::typed_view(state, viewer)
     }
 
     fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -1,7 +1,7 @@
 //! The table as an SVG picture (`Ruleset::picture`) for the web page and, rendered to PNG, the
 //! HTML mail; and the shape each legal action is about (`Ruleset::targets`).
 //!
-//! Pure, like the presenter: it draws only what `view::view` shows the viewer: the character
+//! Pure, like the presenter: it draws only what `view::typed_view` shows the viewer: the character
 //! row (who took which tile), the Bag of Fate's contents (public: every draw is resolved
 //! openly), the deck as a count, the discards, the turn order track, the tokens just drawn, a
 //! set or a trade in progress, and each player's seat: level, gems, the number of cards in

@@ -1,5 +1,5 @@
 //! The table in words for people (mail and web pages): see `crate::rules::present`.
-//! Pure: it shows exactly what `view::view` shows the viewer. Secret: each hand (its owner
+//! Pure: it shows exactly what `view::typed_view` shows the viewer. Secret: each hand (its owner
 //! only) and the cards the Oracle looks at (the Oracle only); everything else is public.
 //!
 //! The round number (the view's `round`) titles the players' section, so people keep count.

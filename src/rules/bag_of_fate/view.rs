@@ -214,10 +214,6 @@ pub struct TradeView {
     pub take: Option<Item>,
 }
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
-}
-
 /// What `viewer` sees of the state, typed.
 pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let current = state.current_seat();

@@ -370,6 +370,15 @@ impl<R: Secrets> Playout<'_, R> {
                 state_difference::<R>(&self.state, &back)
             );
         }
+        // The service writes the snapshot as text straight from the state
+        // (`GameState::to_json_text`): the same JSON.
+        let text = crate::rules::registry::raw_json(&self.state);
+        let read: Value = serde_json::from_str(text.get()).unwrap_or(Value::Null);
+        assert!(
+            read == *json,
+            "the state's JSON text is not its JSON value: {}",
+            short(text.get())
+        );
         assert!(
             R::next(&back) == R::next(&self.state),
             "next() differs after a JSON round trip of the state"

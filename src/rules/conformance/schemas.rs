@@ -86,11 +86,17 @@ pub(super) fn check_state<R: Ruleset>(
     let compiled = validators::<R>();
     let everyone = over.then_some(crate::rules::Viewer::Everyone);
     for viewer in viewers(seats).into_iter().chain(everyone) {
-        holds(
-            &compiled.view,
-            &format!("the view of {viewer:?}"),
-            &R::view(state, viewer),
-        );
+        let view = R::view(state, viewer);
+        holds(&compiled.view, &format!("the view of {viewer:?}"), &view);
+        // The API answers with the view's text (`Ruleset::view_text`): the same JSON.
+        let text = R::view_text(state, viewer);
+        let read: Value = serde_json::from_str(text.get()).unwrap_or(Value::Null);
+        if read != view {
+            panic!(
+                "view_text of {viewer:?} is not the view's JSON:\n{}\nagainst\n{view}",
+                text.get()
+            );
+        }
     }
     for action in actions {
         let json = serde_json::to_value(action).unwrap_or(Value::Null);

@@ -121,6 +121,13 @@ fn a_view_outside_its_published_schema_fails() {
     failure::<Toy<{ flaw::VIEW_OFF_SCHEMA }>>(&quick(), "does not match its published schema");
 }
 
+/// The API answers with `Ruleset::view_text`, written from the typed view without building a
+/// JSON value: it must be the view, field for field.
+#[test]
+fn a_view_text_other_than_the_view_fails() {
+    failure::<Toy<{ flaw::VIEW_TEXT_DIFFERS }>>(&quick(), "is not the view's JSON");
+}
+
 #[test]
 fn a_redacted_draw_naming_the_card_fails() {
     failure::<Toy<{ flaw::REDACT_SHOWS_CARD }>>(&quick(), "the redacted form of Draw");

@@ -68,6 +68,8 @@ pub(super) mod flaw {
     /// A pass is logged for its seat alone, and a deadline passes: a hidden choice that is the
     /// same whatever the hand, so everyone can tell what the deadline did.
     pub const HIDDEN_DEFAULT_PASS: u8 = 22;
+    /// The view's text (what the API answers) leaves out the scores the view has.
+    pub const VIEW_TEXT_DIFFERS: u8 = 23;
 }
 
 pub(super) struct Toy<const FLAW: u8>;
@@ -243,6 +245,7 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
     type Options = Options;
     type State = State;
     type Action = Move;
+    type View = Value;
 
     fn option_docs() -> Vec<OptionDoc> {
         vec![
@@ -388,7 +391,7 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
         }
     }
 
-    fn view(state: &State, viewer: Viewer) -> Value {
+    fn typed_view(state: &State, viewer: Viewer) -> Value {
         let mut view = json!({
             "target": state.target,
             "phase": state.phase,
@@ -409,6 +412,16 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
             view["turn"] = json!(state.turn.to_string());
         }
         view
+    }
+
+    fn view_text(state: &State, viewer: Viewer) -> Box<serde_json::value::RawValue> {
+        let mut view = Self::typed_view(state, viewer);
+        if FLAW == flaw::VIEW_TEXT_DIFFERS
+            && let Some(fields) = view.as_object_mut()
+        {
+            fields.remove("scores");
+        }
+        crate::rules::registry::raw_json(&view)
     }
 
     fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

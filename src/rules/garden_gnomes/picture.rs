@@ -2,7 +2,7 @@
 //! HTML mail; and the territory (or the clan in a battle) each legal action is about
 //! (`Ruleset::targets`).
 //!
-//! Pure, like the presenter: it draws only what `view::view` shows every viewer (the park, the
+//! Pure, like the presenter: it draws only what `view::typed_view` shows every viewer (the park, the
 //! passages, the gnomes of every clan with their counts, this movement's moves, a battle with
 //! its declared dice and rolls, the players, their clans, reserves and collected tokens, the
 //! round, the first player, the final scores). It never draws an objective, not even the

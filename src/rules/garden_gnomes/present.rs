@@ -1,5 +1,5 @@
 //! The table in words for people (mail and web pages): see `crate::rules::present`.
-//! Pure: it shows exactly what `view::view` shows the viewer (each seat sees the objectives of
+//! Pure: it shows exactly what `view::typed_view` shows the viewer (each seat sees the objectives of
 //! its own clans and its own advanced score; nobody sees the undealt neutral cards).
 //!
 //! Sections (`sections`): the players (one line per clan), the viewer's objectives with

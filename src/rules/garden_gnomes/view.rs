@@ -207,10 +207,6 @@ pub struct CombatView {
     pub rolls: Vec<u8>,
 }
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
-}
-
 /// What `viewer` sees of the state, typed.
 pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let acting = state.acting_clan().and_then(|i| state.clan(i));

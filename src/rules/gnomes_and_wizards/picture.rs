@@ -1,7 +1,7 @@
 //! The table as an SVG picture (`Ruleset::picture`) for the web page and, rendered to PNG, the
 //! HTML mail; and the shape each legal action is about (`Ruleset::targets`).
 //!
-//! Pure, like the presenter: it draws only the public part of what `view::view` shows every
+//! Pure, like the presenter: it draws only the public part of what `view::typed_view` shows every
 //! viewer (the triangle tiles with their faces, mines, flips and blockades, the units on them,
 //! this turn's dice, each player's points, HP, crystals and counts, the solo automaton). No
 //! ability card is ever written, not even one of the viewer's own Secret hand or of a card being

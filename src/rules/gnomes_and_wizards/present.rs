@@ -1,5 +1,5 @@
 //! The table in words for people (mail and web pages): see `crate::rules::present`.
-//! Pure: it shows exactly what `view::view` shows the viewer: every Secret hand but the
+//! Pure: it shows exactly what `view::typed_view` shows the viewer: every Secret hand but the
 //! viewer's own is a count, the cards being drawn show only to the drawer, the decks are
 //! counts.
 //!

@@ -440,10 +440,6 @@ fn step_view(phase: &Phase) -> StepView {
     }
 }
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
-}
-
 /// What `viewer` sees of the state, typed.
 pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let current = state.current();

@@ -1,7 +1,7 @@
 //! The table as an SVG picture (`Ruleset::picture`) for the web page and, rendered to PNG, the
 //! HTML mail; and the square each legal action is about (`Ruleset::targets`).
 //!
-//! Pure, like the presenter: it draws only the public part of what `view::view` shows (the
+//! Pure, like the presenter: it draws only the public part of what `view::typed_view` shows (the
 //! map, the figures, the garrisons, the corners, a fight in progress, the players' names and
 //! counts). No card is ever written, not even the viewer's own: the presenter's text has them.
 //!

@@ -1,5 +1,5 @@
 //! The table in words for people (mail and web pages): see `crate::rules::present`.
-//! Pure: it shows exactly what `view::view` shows the viewer (a hand only to its owner, what
+//! Pure: it shows exactly what `view::typed_view` shows the viewer (a hand only to its owner, what
 //! the Oracle saw only to the two players concerned, never the deck's order).
 //!
 //! - `board`: the diagram, its key, and the words for squares (a1–h8) and units.

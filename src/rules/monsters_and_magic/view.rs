@@ -229,10 +229,6 @@ fn card_view(id: CardId) -> CardView {
     }
 }
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
-}
-
 /// What `viewer` sees of the state, typed.
 pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let board = (0..8u8)

@@ -173,6 +173,7 @@ impl Ruleset for WizWar {
     type Options = Options;
     type State = State;
     type Action = Action;
+    type View = view::View;
 
     fn option_docs() -> Vec<OptionDoc> {
         vec![
@@ -287,8 +288,8 @@ impl Ruleset for WizWar {
         actions::apply(state, actor, action)
     }
 
-    fn view(state: &State, viewer: Viewer) -> serde_json::Value {
-        view::view(state, viewer)
+    fn typed_view(state: &State, viewer: Viewer) -> view::View {
+        view::typed_view(state, viewer)
     }
 
     fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -1,7 +1,7 @@
 //! The table as an SVG picture (`Ruleset::picture`) for the web page and, rendered to PNG, the
 //! HTML mail; and the square each legal action is about (`Ruleset::targets`).
 //!
-//! Pure, like the presenter: it draws only what `view::view` shows every viewer (the board,
+//! Pure, like the presenter: it draws only what `view::typed_view` shows every viewer (the board,
 //! the wizards, their life, items, treasures and hand sizes, the objects on the board). No
 //! card of any hand is ever written, not even the viewer's own: the presenter's text has it.
 //!

@@ -1,5 +1,5 @@
 //! The table in words for people (mail and web pages): see `crate::rules::present`.
-//! Pure: it shows exactly what `view::view` shows the viewer (every hand but the viewer's own
+//! Pure: it shows exactly what `view::typed_view` shows the viewer (every hand but the viewer's own
 //! is a count; the deck is a count), and nothing the view leaves out.
 //!
 //! Squares are written like a spreadsheet's cells: a column letter from the west (`a` is

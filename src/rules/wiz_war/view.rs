@@ -286,10 +286,6 @@ pub struct PendingView {
     pub waiting_for: Vec<Seat>,
 }
 
-pub fn view(state: &State, viewer: Viewer) -> Value {
-    serde_json::to_value(typed_view(state, viewer)).unwrap_or(Value::Null)
-}
-
 /// What `viewer` sees of the state, typed.
 pub fn typed_view(state: &State, viewer: Viewer) -> View {
     let t = &state.turn;
