@@ -177,6 +177,13 @@ fn duel(
     println!("{}\n\n{}", duel::preamble(games, &name), Tally::HEADER);
     duel::table(rulesets, games, opponent.as_mut(), |tally| {
         println!("{}", tally.markdown());
+        for (seed, seat, ending) in &tally.not_won {
+            eprintln!(
+                "{}: not won: seed {seed}, the bot at seat {} ({ending:?})",
+                tally.ruleset,
+                seat + 1
+            );
+        }
         for failure in &tally.failures {
             eprintln!("{}: a game failed: {failure}", tally.ruleset);
         }

@@ -283,6 +283,9 @@ pub struct Tally {
     pub unfinished: u64,
     /// Answers that were no legal action (the default action was played instead).
     pub illegal: u64,
+    /// The games the bot did not win: their seed, the bot's seat and how they ended (to look
+    /// at them again).
+    pub not_won: Vec<(u64, Seat, Ending)>,
     /// Games that failed (an action the rules refused): counted in none of the above.
     pub failures: Vec<String>,
 }
@@ -353,7 +356,12 @@ pub fn duel(
     for i in 0..games {
         let (seed, bot_seat) = game_plan(i);
         match duel_game(game, seed, bot_seat, bot, opponent, max_decisions) {
-            Ok(played) => tally.count(&played),
+            Ok(played) => {
+                tally.count(&played);
+                if played.result != Ending::BotWon {
+                    tally.not_won.push((seed, bot_seat, played.result));
+                }
+            }
             Err(e) => tally
                 .failures
                 .push(format!("seed {seed}, bot at seat {}: {e}", bot_seat + 1)),
