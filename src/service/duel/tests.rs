@@ -275,21 +275,18 @@ fn the_opponent_is_named() {
 #[test]
 #[ignore = "exploration: prints one duel game's ending"]
 fn trace() {
-    let env = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
+    let number = |name: &str, default: u64| -> u64 {
+        std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
     };
     let id = std::env::var("ONLY").unwrap_or_else(|_| "wiz-war".into());
     let registry = Registry::standard();
     let game = registry.get(&id).unwrap();
-    let seat = usize::try_from(env("SEAT", 1).saturating_sub(1)).unwrap();
+    let seat = usize::try_from(number("SEAT", 1).saturating_sub(1)).unwrap();
     let mut bot = Recorder::new(Bot::default());
     let mut opponent = Recorder::new(RandomPlayer::default());
     let played = duel_game(
         game,
-        env("SEED", 0),
+        number("SEED", 0),
         seat,
         &mut bot,
         &mut opponent,
@@ -297,7 +294,7 @@ fn trace() {
     )
     .unwrap();
     println!("{played:?}");
-    let tail = bot.asked.len().saturating_sub(env("LAST", 30) as usize);
+    let tail = bot.asked.len().saturating_sub(number("LAST", 30) as usize);
     for (_, _, state, action) in &bot.asked[tail..] {
         let evals: Vec<i64> = (0..2).map(|s| state.evaluate(s)).collect();
         println!("{evals:?} {action}");

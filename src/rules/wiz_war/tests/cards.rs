@@ -155,9 +155,8 @@ fn add() {
     assert!(state.discard.contains(&card("add")));
 }
 
-// Homonculus: "while you maintain it, picking up an object costs you no movement point."
-#[test]
-fn homonculus() {
+/// Seat 0 maintains Homonculus and stands on a Large Rock (object 50).
+fn homonculus_on_a_rock() -> State {
     let mut state = facing(&["homonculus"], &[]);
     decide(&mut state, 0, Action::Cast(card("homonculus")));
     state.objects.push(Object {
@@ -167,6 +166,13 @@ fn homonculus() {
         cracks: 0,
         spell: None,
     });
+    state
+}
+
+// Homonculus: "while you maintain it, picking up an object costs you no movement point."
+#[test]
+fn homonculus() {
+    let mut state = homonculus_on_a_rock();
     decide(&mut state, 0, Action::PickUp(50));
     assert_eq!(state.turn.movement, 3);
 }
@@ -177,15 +183,7 @@ fn homonculus() {
 /// choice. An item carried from before may be dropped as ever.
 #[test]
 fn dropping_what_was_picked_up_this_turn_takes_it_back() {
-    let mut state = facing(&["homonculus"], &[]);
-    decide(&mut state, 0, Action::Cast(card("homonculus")));
-    state.objects.push(Object {
-        id: 50,
-        card: card("large_rock"),
-        at: Pos(0, 2),
-        cracks: 0,
-        spell: None,
-    });
+    let mut state = homonculus_on_a_rock();
     let drop_rock = Action::Drop(card("large_rock"));
     let drop_stone = Action::Drop(card("speedstone"));
     assert!(!WizWar::takes_back(&state, 0, &drop_rock));
