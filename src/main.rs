@@ -1,4 +1,4 @@
-//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen, pace.
+//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen, pace, duel, bot-serve.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -68,6 +68,24 @@ enum Command {
         #[arg(long = "seats")]
         seats: Vec<usize>,
     },
+    /// Measure how well the built-in bot plays: seeded two-seat games per ruleset against a
+    /// random player, this bot, or another build's bot; prints the table of docs/BOTS.md. No
+    /// database, no network.
+    Duel {
+        /// Seeded games per ruleset (the bot at seat 1 in half of them).
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Only these rulesets (repeatable; default all).
+        #[arg(long = "ruleset")]
+        rulesets: Vec<String>,
+        /// The opponent: `random`, `self` (this build's bot) or `exec:CMD` (a command that
+        /// answers as `turnpost bot-serve` does, e.g. `exec:/path/to/old/turnpost bot-serve`).
+        #[arg(long, default_value = "random")]
+        against: turnpost::service::duel::Against,
+    },
+    /// Answer bot requests (JSON lines on stdin, one answer line each on stdout) with this
+    /// build's bot, for `turnpost duel --against exec:CMD`.
+    BotServe,
 }
 
 fn init_tracing() {
@@ -97,6 +115,20 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", row.markdown())
         });
     }
+    if let Some(Command::Duel {
+        games,
+        rulesets,
+        against,
+    }) = &cli.command
+    {
+        return duel(*games, rulesets, against);
+    }
+    if let Some(Command::BotServe) = cli.command {
+        return Ok(turnpost::service::bot_serve::serve(
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+        )?);
+    }
     init_tracing();
     turnpost::fdlimit::raise_open_files_limit();
     // The worker stops on Ctrl-C or SIGTERM: listen before anything else, so that a signal
@@ -119,6 +151,44 @@ async fn main() -> anyhow::Result<()> {
     let result = run(cli.command, &mut settings, &database, stop).await;
     database.close();
     result
+}
+
+/// `turnpost duel`: the table, a row per ruleset as it is done.
+fn duel(
+    games: u64,
+    rulesets: &[String],
+    against: &turnpost::service::duel::Against,
+) -> anyhow::Result<()> {
+    use turnpost::service::duel::{self, Against, Tally};
+    let (mut opponent, name): (Box<dyn duel::Player>, String) = match against {
+        Against::Random => (
+            Box::new(duel::RandomPlayer::default()),
+            "a random player".into(),
+        ),
+        Against::Itself => (Box::new(duel::Bot::default()), "itself".into()),
+        Against::Exec(command) => (
+            Box::new(
+                turnpost::service::bot_serve::Exec::start(command)
+                    .with_context(|| format!("starting {command}"))?,
+            ),
+            format!("`{command}`"),
+        ),
+    };
+    println!("{}\n\n{}", duel::preamble(games, &name), Tally::HEADER);
+    duel::table(rulesets, games, opponent.as_mut(), |tally| {
+        println!("{}", tally.markdown());
+        for (seed, seat, ending) in &tally.not_won {
+            eprintln!(
+                "{}: not won: seed {seed}, the bot at seat {} ({ending:?})",
+                tally.ruleset,
+                seat + 1
+            );
+        }
+        for failure in &tally.failures {
+            eprintln!("{}: a game failed: {failure}", tally.ruleset);
+        }
+    })
+    .map_err(|e| anyhow::anyhow!(e))
 }
 
 /// SIGINT and SIGTERM, listened for from the moment this is made.
@@ -205,7 +275,11 @@ async fn run(
                 anyhow::bail!("game {game_id} does not replay to its snapshot");
             }
         }
-        Command::Openapi | Command::Loadgen(_) | Command::Pace { .. } => {}
+        Command::Openapi
+        | Command::Loadgen(_)
+        | Command::Pace { .. }
+        | Command::Duel { .. }
+        | Command::BotServe => {}
     }
     Ok(())
 }

@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::rules::{Actor, GameState, LegalAction, Seat, Waiting, weighted_index};
 
 mod memory;
+pub mod table;
 pub use memory::Memory;
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
+use super::table::{Bound, Table, decision_bound, play_out};
 use super::tests::{decision_points, games};
 use super::{DECISIONS_PER_REQUEST, Memory};
 use crate::rules::{Game, GameState, Outcome, Waiting, weighted_index};
@@ -112,43 +113,54 @@ pub(super) fn bot_game(
     seed: u64,
     max_decisions: usize,
 ) -> Result<(Outcome, usize), String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut state = game.new_game(options, seats).map_err(|e| e.to_string())?;
-    let mut memory = Memory::default();
-    let mut decisions = 0usize;
-    let mut step = 0u64;
-    while decisions <= max_decisions {
-        step += 1;
-        match state.waiting() {
-            Waiting::Over(outcome) => return Ok((outcome, decisions)),
-            Waiting::Chance(weights) => draw(state.as_mut(), &weights, &mut rng),
-            Waiting::Players(acting) => {
-                let seat = acting[rng.random_range(0..acting.len())];
-                if decisions.is_multiple_of(DECISIONS_PER_REQUEST) {
-                    memory = Memory::default();
-                }
-                decisions += 1;
-                let action = memory
-                    .choose(state.as_ref(), seat, seed ^ step.rotate_left(32))
-                    .ok_or_else(|| format!("the bot found nothing for seat {seat}"))?;
-                state
-                    .apply_json(seat, &action)
-                    .map_err(|e| format!("{action}: {e}"))?;
-            }
-        }
+    let mut table = AllBots {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        memory: Memory::default(),
+        decisions: 0,
+        seed,
+    };
+    let played = play_out(state.as_mut(), &mut table, Bound::Decisions(max_decisions))?;
+    match played.outcome {
+        Some(outcome) => Ok((outcome, played.decisions)),
+        None => Err(format!("no end within {max_decisions} decisions")),
     }
-    Err(format!("no end within {max_decisions} decisions"))
 }
 
-/// Decisions within which a game of bots ends, per ruleset, at every seat count with the
-/// default options (the bound `docs/BOTS.md` documents): about ten times the longest game
-/// seen.
-fn decision_bound(id: &str) -> usize {
-    match id {
-        "bag-of-fate" | "garden-gnomes" => 2_000,
-        "wiz-war" => 3_000,
-        "monsters-and-magic" => 6_000,
-        _ => 12_000,
+/// The bot in every seat; chance, and which of several acting seats goes first, drawn from
+/// one generator.
+struct AllBots {
+    rng: ChaCha8Rng,
+    memory: Memory,
+    decisions: usize,
+    seed: u64,
+}
+
+impl Table for AllBots {
+    fn chance(&mut self, _step: u64, weights: &[u32]) -> Option<usize> {
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        weighted_index(
+            weights.iter().copied(),
+            self.rng.random_range(0..total.max(1)),
+        )
+    }
+
+    fn decide(
+        &mut self,
+        state: &dyn GameState,
+        acting: &[usize],
+        step: u64,
+    ) -> Result<(usize, Value), String> {
+        let seat = acting[self.rng.random_range(0..acting.len())];
+        if self.decisions.is_multiple_of(DECISIONS_PER_REQUEST) {
+            self.memory = Memory::default();
+        }
+        self.decisions += 1;
+        let action = self
+            .memory
+            .choose(state, seat, self.seed ^ step.rotate_left(32))
+            .ok_or_else(|| format!("the bot found nothing for seat {seat}"))?;
+        Ok((seat, action))
     }
 }
 

@@ -2,9 +2,11 @@
 
 pub mod announce;
 pub mod api_tokens;
+pub mod bot_serve;
 pub mod chance;
 pub mod clock;
 pub mod cursor;
+pub mod duel;
 pub mod export;
 pub mod games;
 pub mod hot;

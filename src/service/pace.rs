@@ -13,7 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use crate::rules::{self, Waiting};
+use crate::bots::table::{Bound, Table, play_out};
+use crate::rules::{self, GameState, Seat};
 
 /// What one seeded all-bot game came to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,89 +61,103 @@ pub fn measure(
 ) -> anyhow::Result<Pace> {
     let options = rules.normalise_options(options)?;
     let mut state = rules.new_game(&options, seats)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pace = Pace::new(seats);
-    // Per seat: whether its last own decision is still the latest news (no chance step and no
-    // other seat's own decision since), so a further decision rides on the same reply.
-    let mut current = vec![false; seats];
-    // The bot as the service runs it: never back to a state it decided in.
-    let mut memory = crate::bots::Memory::default();
-    for _ in 0..max_steps {
-        match state.waiting() {
-            Waiting::Over(_) => {
-                pace.ended = true;
-                return Ok(pace);
-            }
-            Waiting::Chance(weights) => {
-                let sum: u64 = weights.iter().map(|w| u64::from(*w)).sum();
-                let point = rng.random_range(0..sum.max(1));
-                let index = rules::weighted_index(weights.iter().copied(), point).unwrap_or(0);
-                state
-                    .apply_chance(index)
-                    .map_err(|e| anyhow::anyhow!("a listed chance outcome failed: {e}"))?;
-                current.iter_mut().for_each(|c| *c = false);
-            }
-            Waiting::Players(acting) => {
-                let forced = state.next_forced(0, &|_| false).map(|(s, f)| (s, f.action));
-                let ordered = || {
-                    acting.iter().find_map(|&s| {
-                        let (_, action) = state.standing_answer(s, orders)?;
-                        Some((s, action))
-                    })
-                };
-                let (seat, action, by) = match forced {
-                    Some((s, action)) => (s, action, By::Service),
-                    None => match ordered() {
-                        Some((s, action)) => (s, action, By::Order),
-                        None => {
-                            let s = acting.first().copied().unwrap_or(0);
-                            let choice = memory
-                                .choose(state.as_ref(), s, rng.random())
-                                .ok_or_else(|| anyhow::anyhow!("the bot found no action"))?;
-                            (s, choice, By::Player)
-                        }
-                    },
-                };
-                state
-                    .apply_json(seat, &action)
-                    .map_err(|e| anyhow::anyhow!("the bot's action was refused: {e}"))?;
-                if let Some(d) = pace.decisions.get_mut(seat) {
-                    *d += 1;
+    let mut table = Counting {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        pace: Pace::new(seats),
+        current: vec![false; seats],
+        memory: crate::bots::Memory::default(),
+        orders,
+    };
+    let played = play_out(state.as_mut(), &mut table, Bound::Actions(max_steps))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut pace = table.pace;
+    pace.ended = played.outcome.is_some();
+    pace.steps = played.actions;
+    Ok(pace)
+}
+
+/// The seats of a paced game, counted as the service would meet their decisions.
+struct Counting<'a> {
+    rng: ChaCha8Rng,
+    pace: Pace,
+    /// Per seat: whether its last own decision is still the latest news (no chance step and
+    /// no other seat's own decision since), so a further decision rides on the same reply.
+    current: Vec<bool>,
+    /// The bot as the service runs it: never back to a state it decided in.
+    memory: crate::bots::Memory,
+    orders: &'a [String],
+}
+
+impl Table for Counting<'_> {
+    fn chance(&mut self, _step: u64, weights: &[u32]) -> Option<usize> {
+        let sum: u64 = weights.iter().map(|w| u64::from(*w)).sum();
+        let point = self.rng.random_range(0..sum.max(1));
+        self.current.iter_mut().for_each(|c| *c = false);
+        Some(rules::weighted_index(weights.iter().copied(), point).unwrap_or(0))
+    }
+
+    fn decide(
+        &mut self,
+        state: &dyn GameState,
+        acting: &[Seat],
+        _step: u64,
+    ) -> Result<(Seat, Value), String> {
+        let forced = state.next_forced(0, &|_| false).map(|(s, f)| (s, f.action));
+        let ordered = || {
+            acting.iter().find_map(|&s| {
+                let (_, action) = state.standing_answer(s, self.orders)?;
+                Some((s, action))
+            })
+        };
+        let (seat, action, by) = match forced {
+            Some((s, action)) => (s, action, By::Service),
+            None => match ordered() {
+                Some((s, action)) => (s, action, By::Order),
+                None => {
+                    let s = acting.first().copied().unwrap_or(0);
+                    let choice = self
+                        .memory
+                        .choose(state, s, self.rng.random())
+                        .ok_or("the bot found no action")?;
+                    (s, choice, By::Player)
                 }
-                match by {
-                    By::Service => {
-                        if let Some(f) = pace.forced.get_mut(seat) {
-                            *f += 1;
-                        }
+            },
+        };
+        let pace = &mut self.pace;
+        if let Some(d) = pace.decisions.get_mut(seat) {
+            *d += 1;
+        }
+        match by {
+            By::Service => {
+                if let Some(f) = pace.forced.get_mut(seat) {
+                    *f += 1;
+                }
+            }
+            // The player's own action without a reply: news to the others, and to the player
+            // nothing they had not already answered.
+            By::Order => {
+                if let Some(o) = pace.ordered.get_mut(seat) {
+                    *o += 1;
+                }
+                for (s, c) in self.current.iter_mut().enumerate() {
+                    if s != seat {
+                        *c = false;
                     }
-                    // The player's own action without a reply: news to the others, and to
-                    // the player nothing they had not already answered.
-                    By::Order => {
-                        if let Some(o) = pace.ordered.get_mut(seat) {
-                            *o += 1;
-                        }
-                        for (s, c) in current.iter_mut().enumerate() {
-                            if s != seat {
-                                *c = false;
-                            }
-                        }
-                    }
-                    By::Player => {
-                        if !current.get(seat).copied().unwrap_or(false)
-                            && let Some(r) = pace.replies.get_mut(seat)
-                        {
-                            *r += 1;
-                        }
-                        for (s, c) in current.iter_mut().enumerate() {
-                            *c = s == seat;
-                        }
-                    }
+                }
+            }
+            By::Player => {
+                if !self.current.get(seat).copied().unwrap_or(false)
+                    && let Some(r) = pace.replies.get_mut(seat)
+                {
+                    *r += 1;
+                }
+                for (s, c) in self.current.iter_mut().enumerate() {
+                    *c = s == seat;
                 }
             }
         }
-        pace.steps += 1;
+        Ok((seat, action))
     }
-    Ok(pace)
 }
 
 /// One row of the pace table: `games` seeded games of a ruleset at a seat count, played twice,

@@ -722,6 +722,7 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
             if !state.maintains(seat, Effect::Homonculus) {
                 state.turn.movement = state.turn.movement.saturating_sub(1);
             }
+            state.turn.picked_up.push(o.card);
             if let Some(w) = state.wizards.get_mut(seat) {
                 put(&mut w.items, o.card);
             }

@@ -338,9 +338,17 @@ impl Ruleset for WizWar {
     }
 
     /// Cancelling a cast takes back the step that began it: a bot that casts Fog, cancels and
-    /// casts it again would never end its turn (it did, in a bot game of seed 5).
-    fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
-        matches!(action, Action::CancelCast)
+    /// casts it again would never end its turn (it did, in a bot game of seed 5). Dropping an
+    /// item picked up this turn takes back the pick-up: with Homonculus a pick-up costs no
+    /// movement, and the bot dropped a stone and picked it up again 1,500 times in a turn (9
+    /// of 200 duels against a random player, `docs/BOTS.md`); the dropped object's new id made
+    /// each state a new one, so the bot's memory of the turn did not stop it.
+    fn takes_back(state: &State, _seat: Seat, action: &Action) -> bool {
+        match action {
+            Action::CancelCast => true,
+            Action::Drop(card) => state.turn.picked_up.contains(card),
+            _ => false,
+        }
     }
 
     /// A wizard with cards in hand is asked even when none of them can be used now: playing

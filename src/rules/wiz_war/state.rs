@@ -225,6 +225,10 @@ pub struct Turn {
     /// Extra Arms: the one more punch of this turn has been made.
     #[serde(default)]
     pub extra_punch: bool,
+    /// The items picked up this turn: dropping one of them again takes the pick-up back
+    /// (`Ruleset::takes_back`, for the bot).
+    #[serde(default)]
+    pub picked_up: Vec<CardId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

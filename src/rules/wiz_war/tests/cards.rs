@@ -155,9 +155,8 @@ fn add() {
     assert!(state.discard.contains(&card("add")));
 }
 
-// Homonculus: "while you maintain it, picking up an object costs you no movement point."
-#[test]
-fn homonculus() {
+/// Seat 0 maintains Homonculus and stands on a Large Rock (object 50).
+fn homonculus_on_a_rock() -> State {
     let mut state = facing(&["homonculus"], &[]);
     decide(&mut state, 0, Action::Cast(card("homonculus")));
     state.objects.push(Object {
@@ -167,8 +166,34 @@ fn homonculus() {
         cracks: 0,
         spell: None,
     });
+    state
+}
+
+// Homonculus: "while you maintain it, picking up an object costs you no movement point."
+#[test]
+fn homonculus() {
+    let mut state = homonculus_on_a_rock();
     decide(&mut state, 0, Action::PickUp(50));
     assert_eq!(state.turn.movement, 3);
+}
+
+/// With Homonculus a pick-up costs nothing, so dropping the item again and picking it up went
+/// round without end (the object gets a new id each time, so no state repeats): dropping an
+/// item picked up this turn takes the pick-up back, and the bot does not while it has another
+/// choice. An item carried from before may be dropped as ever.
+#[test]
+fn dropping_what_was_picked_up_this_turn_takes_it_back() {
+    let mut state = homonculus_on_a_rock();
+    let drop_rock = Action::Drop(card("large_rock"));
+    let drop_stone = Action::Drop(card("speedstone"));
+    assert!(!WizWar::takes_back(&state, 0, &drop_rock));
+    decide(&mut state, 0, Action::PickUp(50));
+    state.wizards[0].items.push(card("speedstone"));
+    assert!(WizWar::takes_back(&state, 0, &drop_rock));
+    assert!(!WizWar::takes_back(&state, 0, &drop_stone));
+    let mut next = state.clone();
+    flow::end_turn(&mut next);
+    assert!(next.turn.picked_up.is_empty(), "a new turn forgets");
 }
 
 // Blood Shard: "Attack a wizard in or next to your square: 3 damage, and you regain 1 life."
