@@ -41,12 +41,20 @@ pub fn evaluate(state: &State, seat: Seat) -> i64 {
             return outcome_value(&[seat], seat);
         }
     }
-    let own: i64 = state
+    // The game ends when one clan completes all its objectives, so a seat with two clans
+    // races with the one nearer to it; the other counts a quarter. Summed alike, the two
+    // pulled apart: in a two-seat duel against a random player (seed 39) both of the bot's
+    // clans wanted the same two statues, their gnomes met there and fought each other before
+    // every loot, and the game never ended (docs/BOTS.md).
+    let mut own_values: Vec<i64> = state
         .clans
         .iter()
         .filter(|c| c.seat == seat)
         .map(|c| own_clan(state, c))
-        .sum();
+        .collect();
+    own_values.sort_unstable_by(|a, b| b.cmp(a));
+    let own: i64 =
+        own_values.first().copied().unwrap_or(0) + own_values.iter().skip(1).sum::<i64>() / 4;
     let rivals = (0..state.seats).filter(|&s| s != seat).map(|s| {
         state
             .clans
@@ -95,13 +103,27 @@ fn own_clan(state: &State, clan: &Clan) -> i64 {
         .map(|(need, have)| (need - have).max(0))
         .collect();
     let hostages_short = (w.hostages - i64::from(clan.hostages())).max(0);
-    let statues_short = w
+    // A statue is held for certain only by a clan alone there: any other clan's gnomes (the
+    // seat's other clan's too) fight it in the combat before the loot that checks the
+    // objectives. Counted in halves: missing 2, shared 1.
+    let statue_halves: i64 = w
         .statues
         .iter()
-        .filter(|&&t| clan.gnomes_at(t) == 0)
-        .count();
-    let short =
-        food_short.iter().sum::<i64>() + hostages_short + i64::try_from(statues_short).unwrap_or(0);
+        .map(|&t| {
+            if clan.gnomes_at(t) == 0 {
+                2
+            } else if state
+                .clans
+                .iter()
+                .any(|c| c.colour != clan.colour && c.gnomes_at(t) > 0)
+            {
+                1
+            } else {
+                0
+            }
+        })
+        .sum();
+    let short_halves = 2 * (food_short.iter().sum::<i64>() + hostages_short) + statue_halves;
     let needed = |token: Token| -> bool {
         match token {
             Token::Gnome(colour) => Some(colour) != clan.colour && hostages_short > 0,
@@ -120,7 +142,7 @@ fn own_clan(state: &State, clan: &Clan) -> i64 {
             worth * share / 100
         })
         .sum();
-    -short * SHORT + income + gnomes(clan) + tokens(clan, GNOME_TOKEN, FOOD_TOKEN)
+    -short_halves * SHORT / 2 + income + gnomes(clan) + tokens(clan, GNOME_TOKEN, FOOD_TOKEN)
 }
 
 fn rival_clan(state: &State, clan: &Clan) -> i64 {
