@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::helpers::spawn_app;
+use crate::api::helpers::spawn_app;
 
 #[tokio::test]
 async fn register_login_and_me() {

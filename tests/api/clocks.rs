@@ -13,9 +13,9 @@ use tokio::sync::watch;
 use turnpost::clock::Clock;
 use uuid::Uuid;
 
-use crate::helpers::{Picker, Player, TestApp, spawn_app_with};
-use crate::mailbox::{mail_to, reply_address, text_of, verified_players, wait_for_mail_where};
-use crate::smtp::SmtpServer;
+use crate::api::helpers::{Picker, Player, TestApp, spawn_app_with};
+use crate::api::mailbox::{mail_to, reply_address, text_of, verified_players, wait_for_mail_where};
+use crate::api::smtp::SmtpServer;
 
 const HOUR: i64 = 3600;
 

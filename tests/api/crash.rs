@@ -15,7 +15,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::helpers::ServeProcess;
+use crate::api::helpers::ServeProcess;
 
 /// Clients playing at once, each its own games.
 const CLIENTS: usize = 4;
@@ -277,7 +277,7 @@ async fn sigkill_under_load_loses_no_acknowledged_submission() {
     games.sort();
     games.dedup();
     for game in &games {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_turnpost"))
+        let out = crate::api::helpers::turnpost_command()
             .args(["replay", &game.to_string()])
             .env("DATABASE_URL", &server.database_url)
             .env("TURNPOST_DATA_DIR", server.data_dir.path())

@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app;
-use crate::play::{play_counting_waits, verify_finished_game};
+use crate::api::helpers::spawn_app;
+use crate::api::play::{play_counting_waits, verify_finished_game};
 
 #[tokio::test]
 async fn a_whole_garden_gnomes_game_over_http() {

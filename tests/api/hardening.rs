@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::helpers::{ServeProcess, spawn_app, spawn_app_with};
-use crate::smtp::SmtpServer;
+use crate::api::helpers::{ServeProcess, spawn_app, spawn_app_with};
+use crate::api::smtp::SmtpServer;
 
 /// "Security headers on every response (`X-Content-Type-Options`, `Referrer-Policy`,
 /// `Cache-Control: no-store` on token responses, CSP and `frame-ancestors` on HTML)".

@@ -13,6 +13,57 @@ use turnpost::config::Settings;
 use turnpost::pg::Cluster;
 use uuid::Uuid;
 
+/// Set in the environment of a process started by [`turnpost_command`].
+const CLI_ENV: &str = "TURNPOST_TEST_RUN_CLI";
+
+/// The `turnpost` command line as a process, for the tests that start `serve`, `worker` or
+/// `replay` as a separate process: this test executable, asked to run only [`cli_entry`],
+/// which runs `turnpost::cli::main` on the arguments given after `--` (add them with `.arg`).
+/// No second build of the crate for a binary is needed (see `src/lib.rs`). libtest writes a
+/// line ("running 1 test") to the process's stdout before the command line starts.
+pub fn turnpost_command() -> std::process::Command {
+    let module = module_path!();
+    let test = format!(
+        "{}::cli_entry",
+        module.split_once("::").map_or(module, |(_, path)| path)
+    );
+    let mut cmd = std::process::Command::new(std::env::current_exe().expect("the test binary"));
+    cmd.args([
+        "--exact",
+        &test,
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+        "--quiet",
+        "--",
+        "turnpost",
+    ])
+    .env(CLI_ENV, "1");
+    cmd
+}
+
+/// The other half of [`turnpost_command`]: in a process started by it, runs the command line
+/// and exits with its status, as the binary would; in any other run of the tests, does nothing.
+#[test]
+#[ignore = "the entry point of `turnpost_command`'s processes, not a test"]
+fn cli_entry() {
+    if std::env::var_os(CLI_ENV).is_none() {
+        return;
+    }
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip_while(|a| a != "--")
+        .skip(1)
+        .collect();
+    let status = match turnpost::cli::main(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            1
+        }
+    };
+    std::process::exit(status);
+}
+
 /// The server every test database is created on.
 fn server_url() -> &'static str {
     static URL: OnceLock<String> = OnceLock::new();
@@ -249,7 +300,7 @@ impl ServeProcess {
             .expect("a free port")
             .port();
         let base = format!("http://127.0.0.1:{port}");
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_turnpost"))
+        let mut child = turnpost_command()
             .arg("serve")
             .env("DATABASE_URL", database_url)
             .env("TURNPOST_DATA_DIR", data_dir)

@@ -3,7 +3,7 @@
 
 use std::process::Stdio;
 
-use crate::helpers::ServeProcess;
+use crate::api::helpers::ServeProcess;
 
 #[tokio::test]
 async fn serve_stops_cleanly_on_sigterm() {

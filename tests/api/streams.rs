@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::helpers::{Player, ServeProcess, TestApp, http_client, spawn_app_with};
+use crate::api::helpers::{Player, ServeProcess, TestApp, http_client, spawn_app_with};
 
 /// One thing read from an event stream.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,12 +14,12 @@ use uuid::Uuid;
 
 use mail_parser::MimeHeaders;
 
-use crate::browser::Driver;
-use crate::helpers::{Picker, Player, TestApp};
-use crate::mailbox::{
+use crate::api::browser::Driver;
+use crate::api::helpers::{Picker, Player, TestApp};
+use crate::api::mailbox::{
     mail_to, settle, spawn_mail_app, text_of, verified_players, wait_for_mail_where,
 };
-use crate::smtp::SmtpServer;
+use crate::api::smtp::SmtpServer;
 
 /// The mail's sign-in link, pointed at the test server (mail says the public address,
 /// `http://turnpost.test`).
@@ -466,11 +466,11 @@ pub async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usi
 
 /// Writes `docs/screenshots/<ruleset>.png`: a game of each ruleset, a little way in, on the
 /// page of the seat that must act. Run it with
-/// `cargo test --test api screenshots -- --ignored` (README, "Play in a browser").
+/// `cargo test api::web::screenshots -- --ignored` (README, "Play in a browser").
 #[tokio::test]
 #[ignore = "writes docs/screenshots/; run by hand"]
 async fn screenshots() {
-    let app = crate::helpers::spawn_app().await;
+    let app = crate::api::helpers::spawn_app().await;
     let driver = Driver::start().await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&dir).expect("screenshots dir");
@@ -505,8 +505,8 @@ async fn screenshots() {
 /// Fills the inputs named in `fields` of the page's form `form` and submits it.
 /// Registers `name` with `email` on the registration page, and waits until signed in.
 pub(crate) async fn register_on_page(
-    b: &crate::browser::Browser,
-    app: &crate::helpers::TestApp,
+    b: &crate::api::browser::Browser,
+    app: &crate::api::helpers::TestApp,
     name: &str,
     email: &str,
     password: &str,
@@ -525,7 +525,7 @@ pub(crate) async fn register_on_page(
 }
 
 pub(crate) async fn fill_and_submit(
-    b: &crate::browser::Browser,
+    b: &crate::api::browser::Browser,
     form: &str,
     fields: &[(&str, &str)],
 ) {
@@ -689,7 +689,7 @@ async fn the_board_is_in_words_unless_a_player_turns_pictures_on() {
     app.start_game("bag-of-fate", &players, json!({})).await;
     let started = |who: &Player| {
         let email = who.email.clone();
-        move |m: &crate::smtp::Received| {
+        move |m: &crate::api::smtp::Received| {
             m.to.iter().any(|t| t == &email) && m.subject().contains("started")
         }
     };
@@ -704,7 +704,7 @@ async fn the_board_is_in_words_unless_a_player_turns_pictures_on() {
             .find(|m| started(who)(m))
             .expect("a start mail")
     };
-    let parse = |m: &crate::smtp::Received| {
+    let parse = |m: &crate::api::smtp::Received| {
         mail_parser::MessageParser::default()
             .parse(m.raw.as_bytes())
             .map(|p| {
@@ -847,7 +847,7 @@ const FOCUSABLE: &str = "a[href], button, input:not([type='hidden']), select, te
 
 /// Checks the page `b` shows: every form control labelled in its markup, and everything
 /// focusable named in Chromium's accessibility tree. Returns how many it checked.
-async fn check_names(b: &crate::browser::Browser, page: &str) -> usize {
+async fn check_names(b: &crate::api::browser::Browser, page: &str) -> usize {
     let unlabelled = b.script(UNLABELLED).await;
     assert_eq!(
         unlabelled,
@@ -879,7 +879,7 @@ struct Table {
 }
 
 async fn a_table_to_look_at() -> Table {
-    let app = crate::helpers::spawn_app().await;
+    let app = crate::api::helpers::spawn_app().await;
     let (players, game) = two_players_and_an_open_game(&app).await;
     let (version, _, to_act) = version(&app, game, &players[0]).await;
     let mover = players[*to_act.first().expect("a mover") as usize].clone();
@@ -1033,7 +1033,7 @@ async fn the_game_page_is_played_with_the_keyboard_alone() {
         };"#;
     let mut walk: Vec<Value> = vec![];
     for _ in 0..200 {
-        b.press(&[crate::browser::TAB]).await;
+        b.press(&[crate::api::browser::TAB]).await;
         let now = b.script(FOCUSED).await;
         if now.is_null() || walk.first() == Some(&now) {
             break; // out of the page, or round to the start
@@ -1075,12 +1075,12 @@ async fn the_game_page_is_played_with_the_keyboard_alone() {
     b.goto(&format!("{}/games/{game}", app.base)).await;
     b.wait_for("button.choice").await;
     for _ in 0..walk.len() {
-        b.press(&[crate::browser::TAB]).await;
+        b.press(&[crate::api::browser::TAB]).await;
         if b.script(FOCUSED).await["choice"] == json!(true) {
             break;
         }
     }
-    b.press(&[crate::browser::ENTER]).await;
+    b.press(&[crate::api::browser::ENTER]).await;
     let mut moved = false;
     for _ in 0..200 {
         if version(&app, game, &mover).await.0 > before {
@@ -1173,7 +1173,7 @@ async fn signed_in_at(
     app: &TestApp,
     who: &Player,
     path: &str,
-) -> crate::browser::Browser {
+) -> crate::api::browser::Browser {
     let b = driver.browser().await;
     b.goto(&format!("{}/signin?next={path}", app.base)).await;
     fill_and_submit(

@@ -1,4 +1,5 @@
-//! Integration tests over real HTTP against real PostgreSQL; one binary (see helpers.rs).
+//! Integration tests over real HTTP against real PostgreSQL, compiled into the library's test
+//! binary (`src/lib.rs` says why; see helpers.rs).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic in a test is its failure
 
 mod accounts;
