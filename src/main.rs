@@ -96,7 +96,8 @@ enum Command {
 enum AccountCommand {
     /// Create an account at once, without the confirmation mail that registering sends (for
     /// bots, tests and operators with no mailbox at hand), and print a login token as
-    /// registering's confirmation answers it (JSON: token, expires_at, user). The password is
+    /// registering's confirmation answers it (JSON on the last line of standard output:
+    /// token, expires_at, user). The password is
     /// read from the first line of standard input. The address is not confirmed: game mail
     /// waits until its owner confirms it (`POST /v1/me/email/verification`).
     Create {

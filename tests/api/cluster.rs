@@ -145,7 +145,12 @@ async fn register_pat(_client: &reqwest::Client, serve: &Serve) -> String {
     .await
     .expect("join");
     assert!(made.status.success(), "turnpost account create failed");
-    let created: Value = serde_json::from_slice(&made.stdout).expect("a JSON answer");
+    // The JSON is the last line (the log, at warn here, shares standard output).
+    let created: Value = String::from_utf8_lossy(&made.stdout)
+        .lines()
+        .last()
+        .and_then(|line| serde_json::from_str(line).ok())
+        .expect("a JSON answer");
     assert_eq!(created["user"]["email"], "pat@example.test");
     created["token"].as_str().expect("a token").to_owned()
 }
