@@ -5,7 +5,10 @@ It uses nothing but the public contract (`openapi/openapi.yaml`):
 
 - a client generated from it by openapi-python-client (package `turnpost_api_client`; see
   examples/README.md for the one command that makes it);
-- personal API tokens (`POST /v1/me/tokens`, scopes `play` and `read`): the password token
+- accounts given to it: the token of the confirmation link mailed to an address registered
+  for it (`--confirm-token`, exchanged by `POST /v1/auth/confirm`), or a session token of an
+  account (`--token`, e.g. from `turnpost account create` on the server's machine);
+- personal API tokens (`POST /v1/me/tokens`, scopes `play` and `read`): the session token
   of each account is used once, to make the API token, and never again;
 - the account's event stream (`GET /v1/me/stream`, server-sent events): a seat acts when a
   `your-turn` event names the game, and stops at its `game-over`; a dropped stream is
@@ -15,7 +18,8 @@ Each seat is played by its own thread, as two separate programs would play, choo
 action at random (from `--seed`). The last line printed is one JSON object: the game, its
 status, and the actions each seat sent. The exit status is 0 only if the game finished.
 
-    python3 examples/selfplay_bot.py --base-url http://127.0.0.1:8080 --ruleset bag-of-fate
+    python3 examples/selfplay_bot.py --base-url http://127.0.0.1:8080 --ruleset bag-of-fate \
+        --confirm-token <from Bot0's mail> --confirm-token <from Bot1's mail>
 """
 
 from __future__ import annotations
@@ -33,10 +37,11 @@ from typing import Any
 import httpx
 
 from turnpost_api_client import AuthenticatedClient, Client
-from turnpost_api_client.api.auth import register
+from turnpost_api_client.api.auth import confirm_account
 from turnpost_api_client.api.games import create_game, get_game, get_game_state, join_game, submit_actions
 from turnpost_api_client.api.me import create_api_token
 from turnpost_api_client.models import (
+    ConfirmRequest,
     CreateApiToken,
     CreateGame,
     CreateGameRuleset,
@@ -45,7 +50,6 @@ from turnpost_api_client.models import (
     JoinGame,
     NewApiTokenView,
     Problem,
-    RegisterRequest,
     RegisterResponse,
     Scope,
     StateView,
@@ -68,16 +72,16 @@ def expect(answer: Any, kind: type, what: str) -> Any:
     raise BotError(f"{what}: unexpected answer {answer!r}")
 
 
-def new_account(base_url: str, name: str) -> str:
-    """Registers an account and returns an API token (scopes play and read) made with it."""
+def confirmed_account(base_url: str, link_token: str) -> str:
+    """The session token of the account a registration's confirmation link creates."""
     anonymous = Client(base_url=base_url, timeout=30.0)
-    email = f"{name.lower()}-{uuid.uuid4().hex[:12]}@example.test"
-    answer = register.sync(
-        client=anonymous,
-        body=RegisterRequest(email=email, password=f"bot password {uuid.uuid4().hex}", display_name=name),
-    )
-    login = expect(answer, RegisterResponse, "register")
-    session = AuthenticatedClient(base_url=base_url, token=login.token, timeout=30.0)
+    answer = confirm_account.sync(client=anonymous, body=ConfirmRequest(token=link_token))
+    return expect(answer, RegisterResponse, "confirm the registration").token
+
+
+def api_token(base_url: str, session_token: str, name: str) -> str:
+    """An API token (scopes play and read) made with an account's session token."""
+    session = AuthenticatedClient(base_url=base_url, token=session_token, timeout=30.0)
     made = create_api_token.sync(
         client=session, body=CreateApiToken(name=f"{name} (example bot)", scopes=[Scope.PLAY, Scope.READ])
     )
@@ -194,14 +198,29 @@ def main() -> int:
         choices=[r.value for r in CreateGameRuleset],
         help="a ruleset id from GET /v1/rulesets",
     )
-    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument(
+        "--confirm-token",
+        action="append",
+        default=[],
+        help="the token of the confirmation link mailed to an address registered for a seat (once per seat)",
+    )
+    parser.add_argument(
+        "--token",
+        action="append",
+        default=[],
+        help="a session token of an account for a seat, e.g. from `turnpost account create` (once per seat)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seeds the random choices")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before giving up")
     parser.add_argument("--max-actions", type=int, default=20_000, help="per seat, before giving up")
     args = parser.parse_args()
 
     deadline = time.monotonic() + args.timeout
-    tokens = [new_account(args.base_url, f"Bot{i}") for i in range(args.seats)]
+    sessions = [confirmed_account(args.base_url, t) for t in args.confirm_token] + args.token
+    if not sessions:
+        parser.error("give one account per seat (--confirm-token or --token)")
+    args.seats = len(sessions)
+    tokens = [api_token(args.base_url, session, f"Bot{i}") for i, session in enumerate(sessions)]
     host = AuthenticatedClient(base_url=args.base_url, token=tokens[0], timeout=30.0)
     game = expect(
         create_game.sync(client=host, body=CreateGame(ruleset=CreateGameRuleset(args.ruleset), seats=args.seats)),

@@ -5,7 +5,6 @@ use std::net::TcpListener;
 use std::sync::Arc;
 
 use actix_web::dev::Server;
-use actix_web::http::header;
 use actix_web::{App, HttpServer, web};
 use anyhow::Context;
 use tokio::sync::watch;
@@ -129,6 +128,7 @@ pub async fn services(settings: &Settings, database_url: &str) -> anyhow::Result
             relay: crate::service::sender::RelayTrust {
                 id: settings.inbound.relay_id.clone(),
                 addrs: settings.inbound.relay_addrs.clone(),
+                keys: crate::service::sender::KnownKeys::new(&settings.inbound.dkim_keys)?,
             },
         },
         clock: settings.clock.clone(),
@@ -429,15 +429,12 @@ fn server(
                     http::cors::middleware(&cors_origins),
                 ))
                 .wrap(http::problem_errors())
-                // On every response unless it says otherwise: nothing is sniffed, no address
-                // (with its tokens) leaks to other sites, and nothing is kept by caches (API
-                // answers are one user's; tokens are answered).
-                .wrap(
-                    actix_web::middleware::DefaultHeaders::new()
-                        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-                        .add((header::REFERRER_POLICY, "no-referrer"))
-                        .add((header::CACHE_CONTROL, "no-store")),
-                )
+                // On every response unless it says otherwise (the request deadline's 503, an
+                // error that no middleware sees as a response, adds them itself).
+                .wrap(http::SECURITY_HEADERS.iter().fold(
+                    actix_web::middleware::DefaultHeaders::new(),
+                    |headers, (name, value)| headers.add((name.clone(), *value)),
+                ))
                 // The path only: query strings carry sign-in and unsubscribe tokens.
                 .wrap(
                     actix_web::middleware::Logger::new("%{method}xi %U %s %Dms")

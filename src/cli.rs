@@ -1,5 +1,5 @@
-//! The `turnpost` command line: serve (default), worker, migrate, replay, openapi, loadgen,
-//! pace, duel, bot-serve. The binary (`src/main.rs`) only chooses the allocator and calls
+//! The `turnpost` command line: serve (default), worker, migrate, replay, account, openapi,
+//! loadgen, pace, duel, bot-serve. The binary (`src/main.rs`) only chooses the allocator and calls
 //! [`main`]; the command line lives in the library so that the tests run it from their own
 //! executable instead of building the crate a second time for a binary.
 
@@ -48,6 +48,9 @@ enum Command {
         /// The game's id.
         game_id: Uuid,
     },
+    /// Accounts, for operators.
+    #[command(subcommand)]
+    Account(AccountCommand),
     /// Print the OpenAPI document (YAML).
     Openapi,
     /// Load-test a server over HTTP (one started here by default) and compare it with pgbench.
@@ -84,6 +87,24 @@ enum Command {
     /// Answer bot requests (JSON lines on stdin, one answer line each on stdout) with this
     /// build's bot, for `turnpost duel --against exec:CMD`.
     BotServe,
+}
+
+#[derive(Subcommand)]
+enum AccountCommand {
+    /// Create an account at once, without the confirmation mail that registering sends (for
+    /// bots, tests and operators with no mailbox at hand), and print a login token as
+    /// registering's confirmation answers it (JSON on the last line of standard output:
+    /// token, expires_at, user). The password is
+    /// read from the first line of standard input. The address is not confirmed: game mail
+    /// waits until its owner confirms it (`POST /v1/me/email/verification`).
+    Create {
+        /// The account's address.
+        #[arg(long)]
+        email: String,
+        /// The display name other players see.
+        #[arg(long)]
+        name: String,
+    },
 }
 
 fn init_tracing() {
@@ -148,7 +169,7 @@ async fn run_cli(cli: Cli) -> anyhow::Result<()> {
     }
     // One-shot commands attach to the cluster of a running server and never stop it.
     let role = match cli.command {
-        Some(Command::Migrate | Command::Replay { .. }) => Role::Command,
+        Some(Command::Migrate | Command::Replay { .. } | Command::Account(_)) => Role::Command,
         _ => Role::Service,
     };
     let mut database = Database::open(&settings, role)?;
@@ -278,6 +299,25 @@ async fn run(
             if !report.ok() {
                 anyhow::bail!("game {game_id} does not replay to its snapshot");
             }
+        }
+        Command::Account(AccountCommand::Create { email, name }) => {
+            let mut password = String::new();
+            std::io::stdin()
+                .read_line(&mut password)
+                .context("read the password from standard input")?;
+            let password = password.trim_end_matches(['\r', '\n']);
+            let svc = services(settings, &url).await?;
+            let made = crate::service::registration::create_account(&svc, &email, password, &name)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            println!(
+                "{}",
+                serde_json::json!({
+                    "token": made.token,
+                    "expires_at": made.expires_at,
+                    "user": made.user,
+                })
+            );
         }
         Command::Openapi
         | Command::Loadgen(_)

@@ -97,6 +97,10 @@ pub struct InboundSettings {
     /// The addresses that relay connects to the SMTP listener from
     /// (`TURNPOST_INBOUND_RELAY_ADDRS`, comma-separated); over HTTP the inbound secret says it.
     pub relay_addrs: Vec<std::net::IpAddr>,
+    /// DKIM key records known without DNS: (`<selector>._domainkey.<domain>`, the TXT
+    /// record's text). Set by code only (a closed network, tests); every other key is looked
+    /// up in DNS.
+    pub dkim_keys: Vec<(String, String)>,
 }
 
 impl Default for InboundSettings {
@@ -108,6 +112,7 @@ impl Default for InboundSettings {
             reply_address: None,
             relay_id: None,
             relay_addrs: Vec::new(),
+            dkim_keys: Vec::new(),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `turnpost`: serve (default), worker, migrate, replay, openapi, loadgen, pace, duel, bot-serve
+//! `turnpost`: serve (default), worker, migrate, replay, account, openapi, loadgen, pace, duel,
+//! bot-serve
 //! (the command line is `turnpost::cli`).
 
 /// mimalloc: under load glibc's malloc/free took about a fifth of the server's CPU (the JSON

@@ -1,4 +1,4 @@
-//! `/v1/auth`: register, log in and log out.
+//! `/v1/auth`: register, confirm, log in and log out.
 
 use super::body::Body;
 use actix_web::{HttpRequest, HttpResponse, post, web};
@@ -10,7 +10,7 @@ use super::auth::AuthUser;
 use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::views::UserView;
-use crate::service::{Services, sessions, users};
+use crate::service::{Services, registration, sessions, users};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -25,6 +25,22 @@ pub struct RegisterRequest {
     pub display_name: String,
 }
 
+/// What registering answers, the same whether or not the address has an account.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RegistrationAccepted {
+    /// Always `confirmation-sent`.
+    pub status: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmRequest {
+    /// The token of the link in the confirmation mail (`…/confirm?token=<token>`).
+    pub token: String,
+}
+
+/// The new account and a login token.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct RegisterResponse {
     pub token: String,
@@ -46,14 +62,17 @@ pub struct TokenResponse {
     pub expires_at: DateTime<Utc>,
 }
 
-/// Create an account and get a token.
+/// Register: the answer is the same whether or not the address has an account (so nobody can
+/// find out who has one), and the mail says the rest. A free address gets a link that
+/// creates the account (`confirmAccount`, good for 24 hours, once); an address that has an
+/// account gets a mail saying how to sign in, and nothing is created. Until the link is used,
+/// logging in answers as for an address without an account.
 #[utoipa::path(
     tag = "auth",
     operation_id = "register",
     request_body = RegisterRequest,
     responses(
-        (status = 201, description = "Registered", body = RegisterResponse),
-        (status = 409, description = "`email-taken`: the address already has an account", body = Problem, content_type = "application/problem+json"),
+        (status = 202, description = "Accepted: a mail is on its way to the address (a confirmation link, or, for an address that has an account, how to sign in); the same answer either way", body = RegistrationAccepted),
         (status = 422, description = "`invalid-request`: invalid email, password or name; `weak-password`: the password is too easy to guess (a common one, a word, a pattern), `detail` says why", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "`rate-limited`: too many registrations from the client's address; `Retry-After` (and `retry_after`) says in how many seconds to try again", body = Problem, content_type = "application/problem+json",
             headers(("Retry-After" = i64, description = "Seconds to wait before trying again"))),
@@ -66,14 +85,44 @@ pub async fn register(
     body: Body<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let client = client_of(&req, &svc);
-    let r = users::register(
+    registration::register(
         &svc,
         client,
         &body.email,
         &body.password,
         &body.display_name,
+        "/",
     )
     .await?;
+    Ok(HttpResponse::Accepted().json(accepted()))
+}
+
+/// The answer of every registration.
+pub fn accepted() -> RegistrationAccepted {
+    RegistrationAccepted {
+        status: "confirmation-sent".into(),
+        detail: registration::ACCEPTED_DETAIL.into(),
+    }
+}
+
+/// Confirm a registration: the token of the mailed link for the new account and a login
+/// token. A link is good once, for 24 hours.
+#[utoipa::path(
+    tag = "auth",
+    operation_id = "confirmAccount",
+    request_body = ConfirmRequest,
+    responses(
+        (status = 201, description = "The account is made (its address confirmed by the link); here is a token", body = RegisterResponse),
+        (status = 404, description = "`invalid-link`: no registration has this token: altered, expired, or used already", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`email-taken`: the address got an account since this link was sent (another registration of it was confirmed first); sign in with that one", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/confirm")]
+pub async fn confirm(
+    svc: web::Data<Services>,
+    body: Body<ConfirmRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = registration::confirm(&svc, &body.token).await?.registered;
     Ok(HttpResponse::Created().json(RegisterResponse {
         token: r.token,
         expires_at: r.expires_at,

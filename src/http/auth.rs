@@ -1,4 +1,4 @@
-//! The bearer-token extractor: every route but register, login and health needs one. A
+//! The bearer-token extractor: every route but register, confirm, login and health needs one. A
 //! token is good when its signature and lifetime are, its account exists and it was not
 //! revoked since (its token version is still the account's: `service::sessions`, which
 //! answers from memory for most requests and asks the database at most every few seconds

@@ -63,19 +63,44 @@ pub async fn request_deadline(
         .min(super::games::MAX_WAIT_SECS);
     let limit = limit + Duration::from_secs(asked);
     // (The request cannot be kept for the answer: routing needs it unshared. The 503 goes out
-    // as an error, which actix answers with the problem document, `Retry-After` included.)
+    // as an error, which actix answers with the problem document, `Retry-After` included; the
+    // middlewares outside this one see no response to add their headers to, so the error
+    // carries the security headers itself.)
     let path = req.path().to_owned();
     match tokio::time::timeout(limit, next.call(req)).await {
         Ok(answer) => answer.map(ServiceResponse::map_into_boxed_body),
         Err(_) => {
             tracing::warn!(path = %path, "a request timed out");
-            Err(
-                super::problem::ApiError::from(crate::service::ServiceError::Unavailable(
-                    anyhow::anyhow!("no answer within {} s", limit.as_secs_f32()),
-                ))
-                .into(),
-            )
+            Err(TimedOut(super::problem::ApiError::from(
+                crate::service::ServiceError::Unavailable(anyhow::anyhow!(
+                    "no answer within {} s",
+                    limit.as_secs_f32()
+                )),
+            ))
+            .into())
         }
+    }
+}
+
+/// The deadline's 503: the problem document with the headers every answer carries.
+#[derive(Debug)]
+struct TimedOut(super::problem::ApiError);
+
+impl std::fmt::Display for TimedOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl actix_web::ResponseError for TimedOut {
+    fn status_code(&self) -> actix_web::http::StatusCode {
+        self.0.status_code()
+    }
+
+    fn error_response(&self) -> actix_web::HttpResponse {
+        let mut response = self.0.error_response();
+        super::add_security_headers(response.headers_mut());
+        response
     }
 }
 
@@ -101,4 +126,64 @@ pub async fn body_deadline(
     let boxed: Pin<Box<dyn Stream<Item = Result<web::Bytes, PayloadError>>>> = Box::pin(timed);
     req.set_payload(Payload::from(boxed));
     next.call(req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use actix_web::dev::Service;
+    use actix_web::middleware::{DefaultHeaders, from_fn};
+    use actix_web::{App, HttpResponse, test, web};
+
+    use super::{RequestTimeout, request_deadline};
+
+    /// Issue 43: "the 503 of the request deadline lacks the security headers". The deadline's
+    /// answer is an error, which passes the headers' middleware untouched (as here, where it
+    /// sits outside, as in the server); the response made of it carries them all the same.
+    #[actix_web::test]
+    async fn a_timed_out_request_is_503_with_the_security_headers() {
+        let app = test::init_service(
+            App::new()
+                .wrap(from_fn(request_deadline))
+                .app_data(web::Data::new(RequestTimeout(Some(Duration::from_millis(
+                    50,
+                )))))
+                .wrap(
+                    crate::http::SECURITY_HEADERS
+                        .iter()
+                        .fold(DefaultHeaders::new(), |headers, (name, value)| {
+                            headers.add((name.clone(), *value))
+                        }),
+                )
+                .route(
+                    "/slow",
+                    web::get().to(|| async {
+                        tokio::time::sleep(Duration::from_secs(30)).await;
+                        HttpResponse::Ok().finish()
+                    }),
+                ),
+        )
+        .await;
+        let answer = app
+            .call(test::TestRequest::get().uri("/slow").to_request())
+            .await;
+        let Err(error) = answer else {
+            panic!("the deadline did not answer");
+        };
+        let response = error.as_response_error().error_response();
+        assert_eq!(response.status(), 503);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"));
+        assert_eq!(header("referrer-policy").as_deref(), Some("no-referrer"));
+        assert_eq!(header("cache-control").as_deref(), Some("no-store"));
+        assert!(header("retry-after").is_some());
+        assert!(header("content-type").is_some_and(|t| t.starts_with("application/problem+json")));
+    }
 }

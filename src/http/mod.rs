@@ -34,6 +34,27 @@ use utoipa_actix_web::scope;
 pub use openapi::{api_doc, document, finish, openapi, openapi_yaml, swagger_ui};
 use problem::ApiError;
 
+/// The headers every answer carries unless it sets its own: nothing is sniffed, no address
+/// (with its tokens) leaks to other sites, and nothing is kept by caches (API answers are one
+/// user's; tokens are answered).
+pub const SECURITY_HEADERS: [(actix_web::http::header::HeaderName, &str); 3] = [
+    (actix_web::http::header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (actix_web::http::header::REFERRER_POLICY, "no-referrer"),
+    (actix_web::http::header::CACHE_CONTROL, "no-store"),
+];
+
+/// Adds the [`SECURITY_HEADERS`] that `headers` does not set already.
+pub fn add_security_headers(headers: &mut actix_web::http::header::HeaderMap) {
+    for (name, value) in SECURITY_HEADERS {
+        if !headers.contains_key(&name) {
+            headers.insert(
+                name,
+                actix_web::http::header::HeaderValue::from_static(value),
+            );
+        }
+    }
+}
+
 /// Registers every route on a `UtoipaApp`, collecting the OpenAPI document as it goes.
 pub fn routes<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
 where
@@ -49,6 +70,7 @@ where
         .service(
             scope::scope("/v1")
                 .service(accounts::register)
+                .service(accounts::confirm)
                 .service(accounts::login)
                 .service(accounts::logout)
                 .service(accounts::change_password)

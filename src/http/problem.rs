@@ -61,7 +61,7 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
     (
         "invalid-link",
         404,
-        "a signed link (address verification, invitation, unsubscribe) that no mail gave out: altered, forged, expired, or made void since (a changed address); it names nothing that can be used",
+        "a signed link (address verification, registration, invitation, unsubscribe) that no mail gave out: altered, forged, expired, used already (a registration's), or made void since (a changed address); it names nothing that can be used",
     ),
     (
         "method-not-allowed",
@@ -88,7 +88,11 @@ pub const PROBLEM_TYPES: &[(&str, u16, &str)] = &[
         409,
         "not possible now (already done, or not in that state)",
     ),
-    ("email-taken", 409, "the address already has an account"),
+    (
+        "email-taken",
+        409,
+        "the address got an account after the confirmation link was sent (another registration of it was confirmed first)",
+    ),
     (
         "request-timeout",
         408,

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::stats::Recorder;
 
 pub const REGISTER: &str = "POST /v1/auth/register";
+pub const CONFIRM: &str = "POST /v1/auth/confirm";
 pub const CREATE: &str = "POST /v1/games";
 pub const JOIN: &str = "POST /v1/games/{id}/join";
 pub const STATE: &str = "GET /v1/games/{id}/state";
@@ -22,6 +23,11 @@ pub const SUBMIT: &str = "POST /v1/games/{id}/actions";
 pub struct Api {
     pub http: reqwest::Client,
     pub base: String,
+}
+
+/// The address the load generator registers player `name` with.
+pub fn address_of(name: &str) -> String {
+    format!("{name}@loadgen.invalid")
 }
 
 /// A registered player.
@@ -124,27 +130,44 @@ impl Api {
         Ok(reply)
     }
 
-    pub async fn register(&self, rec: &mut Recorder, name: String) -> anyhow::Result<Player> {
+    /// Registers `name` (its address is `<name>@loadgen.invalid`); the account exists once
+    /// [`Self::confirm`] has used the link mailed to it.
+    pub async fn register(&self, rec: &mut Recorder, name: &str) -> anyhow::Result<()> {
         let body = json!({
-            "email": format!("{name}@loadgen.invalid"),
+            "email": address_of(name),
             "password": "loadgen password",
             "display_name": name,
         });
+        self.timed(
+            rec,
+            REGISTER,
+            StatusCode::ACCEPTED,
+            Method::POST,
+            "/auth/register",
+            None,
+            Some(&body),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Confirms a registration with the token of its mailed link: the account and its token.
+    pub async fn confirm(&self, rec: &mut Recorder, token: &str) -> anyhow::Result<Player> {
         let reply = self
             .timed(
                 rec,
-                REGISTER,
+                CONFIRM,
                 StatusCode::CREATED,
                 Method::POST,
-                "/auth/register",
+                "/auth/confirm",
                 None,
-                Some(&body),
+                Some(&json!({ "token": token })),
             )
             .await?
             .json();
         let token = reply["token"]
             .as_str()
-            .context("register: no token")?
+            .context("confirm: no token")?
             .to_string();
         Ok(Player { token })
     }

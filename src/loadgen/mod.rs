@@ -64,7 +64,8 @@ pub struct LoadArgs {
     #[arg(long)]
     pub url: Option<String>,
     /// The database of the server started here, and of the pgbench yardstick. Default: a
-    /// private durable cluster in a temporary directory.
+    /// private durable cluster in a temporary directory. With `--url`, the database of that
+    /// server: the players' registrations are confirmed with the links read from its outbox.
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
     /// Concurrent clients (each plays its own game).
@@ -251,22 +252,44 @@ async fn scenarios(args: &LoadArgs, options: &Value, target: &Target) -> anyhow:
     Ok(())
 }
 
-/// Registers `n` players named after `prefix`, `parallel` at a time.
+/// Registers `n` players named after `prefix`, `parallel` at a time, and confirms each
+/// registration with the link mailed to it, read from the outbox of the target's database
+/// (the load generator has no mailbox): so it needs the database (`--database-url` for a
+/// server given by `--url`).
 async fn players(
     api: &Api,
+    target: &Target,
     rec: &mut Recorder,
     prefix: &str,
     n: usize,
 ) -> anyhow::Result<Vec<Player>> {
+    let Some(url) = &target.database_url else {
+        anyhow::bail!(
+            "registering players needs the server's database, to read the confirmation \
+             links it mails: give --database-url"
+        );
+    };
     let mut out = Vec::with_capacity(n);
     let run = format!("{prefix}-{}", uuid::Uuid::new_v4().simple());
     for chunk in (0..n).collect::<Vec<_>>().chunks(8) {
+        let names: Vec<String> = chunk.iter().map(|i| format!("{run}-{i}")).collect();
         let mut recs: Vec<Recorder> = chunk.iter().map(|_| Recorder::default()).collect();
-        let made = join_all(
-            chunk
+        let registered = join_all(
+            names
                 .iter()
                 .zip(recs.iter_mut())
-                .map(|(i, r)| api.register(r, format!("{run}-{i}"))),
+                .map(|(name, r)| api.register(r, name)),
+        )
+        .await;
+        for r in registered {
+            r?;
+        }
+        let tokens = confirmation_tokens(url, &names).await?;
+        let made = join_all(
+            tokens
+                .iter()
+                .zip(recs.iter_mut())
+                .map(|(token, r)| api.confirm(r, token)),
         )
         .await;
         for r in recs {
@@ -277,6 +300,41 @@ async fn players(
         }
     }
     Ok(out)
+}
+
+/// The confirmation links' tokens of the registrations of `names`, in order, from the
+/// outbox rows of their mail.
+async fn confirmation_tokens(url: &str, names: &[String]) -> anyhow::Result<Vec<String>> {
+    use diesel::sql_types::{Array, Jsonb, Text};
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = Text)]
+        to_address: String,
+        #[diesel(sql_type = Jsonb)]
+        payload: Value,
+    }
+    let addresses: Vec<String> = names.iter().map(|n| client::address_of(n)).collect();
+    let mut conn = AsyncPgConnection::establish(url)
+        .await
+        .context("connecting to the database for the confirmation links")?;
+    let rows: Vec<Row> = diesel::sql_query(
+        "SELECT to_address, payload FROM outbox \
+         WHERE kind = 'confirm_registration' AND to_address = ANY($1)",
+    )
+    .bind::<Array<Text>, _>(&addresses)
+    .load(&mut conn)
+    .await
+    .context("reading the confirmation links")?;
+    addresses
+        .iter()
+        .map(|a| {
+            rows.iter()
+                .find(|r| &r.to_address == a)
+                .and_then(|r| crate::service::registration::link_token(&r.payload))
+                .with_context(|| format!("no confirmation mail to {a}"))
+        })
+        .collect()
 }
 
 /// Marks the load generator's players' addresses as verified, straight in the database (when
@@ -389,7 +447,7 @@ async fn throughput(args: &LoadArgs, options: &Value, target: &Target) -> anyhow
     let mut setup = Recorder::default();
     let mut tables = Vec::new();
     for c in 0..args.clients {
-        tables.push(players(api, &mut setup, &format!("c{c}"), args.seats).await?);
+        tables.push(players(api, target, &mut setup, &format!("c{c}"), args.seats).await?);
     }
     let setup_wall = setup_start.elapsed();
     verify_players(target).await?;
@@ -551,7 +609,7 @@ async fn growth(args: &LoadArgs, target: &Target) -> anyhow::Result<()> {
         args.growth_ruleset, args.growth_seats, args.samples, marks
     );
     let mut rec = Recorder::default();
-    let seats = players(api, &mut rec, "growth", args.growth_seats).await?;
+    let seats = players(api, target, &mut rec, "growth", args.growth_seats).await?;
     verify_players(target).await?;
     let options: Value =
         serde_json::from_str(&args.growth_options).context("--growth-options is not JSON")?;
@@ -677,7 +735,7 @@ async fn memory(args: &LoadArgs, options: &Value, target: &Target) -> anyhow::Re
     };
     let before = server.rss_bytes()?;
     let mut rec = Recorder::default();
-    let seats = players(api, &mut rec, "memory", args.seats).await?;
+    let seats = players(api, target, &mut rec, "memory", args.seats).await?;
     verify_players(target).await?;
     let start = Instant::now();
     let mut ids = Vec::with_capacity(args.games);

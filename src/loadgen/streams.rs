@@ -71,7 +71,7 @@ pub(super) async fn streams(
         return Ok(());
     };
     let mut rec = Recorder::default();
-    let seats = players(api, &mut rec, "streams", args.seats).await?;
+    let seats = players(api, target, &mut rec, "streams", args.seats).await?;
     verify_players(target).await?;
     let game = api
         .new_game(&mut rec, &args.ruleset, options, &seats)

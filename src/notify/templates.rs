@@ -36,6 +36,22 @@ const TEMPLATES: &[(&str, &str)] = &[
         "verify_email.html",
         include_str!("templates/verify_email.html"),
     ),
+    (
+        "confirm_registration.txt",
+        include_str!("templates/confirm_registration.txt"),
+    ),
+    (
+        "confirm_registration.html",
+        include_str!("templates/confirm_registration.html"),
+    ),
+    (
+        "account_exists.txt",
+        include_str!("templates/account_exists.txt"),
+    ),
+    (
+        "account_exists.html",
+        include_str!("templates/account_exists.html"),
+    ),
     ("sign_in.txt", include_str!("templates/sign_in.txt")),
     ("sign_in.html", include_str!("templates/sign_in.html")),
 ];
@@ -97,6 +113,7 @@ mod tests {
             "page_url": "http://h/invitation?token=t", "email": "b@x.test",
             "verdict": "<Ann & co> joined", "lines": ["<Ann & co>"], "link": "http://h/g",
             "link_text": "The game",
+            "confirm_url": "http://h/confirm?token=t", "has_password": true,
         });
         let mut ctx = ctx;
         if let (Some(ctx), Some(extra)) = (ctx.as_object_mut(), extra.as_object()) {
@@ -108,6 +125,8 @@ mod tests {
             "invitation_note",
             "verify_email",
             "sign_in",
+            "confirm_registration",
+            "account_exists",
         ] {
             let (text, html) = super::render(kind, &ctx).unwrap();
             assert!(text.contains("<Ann & co>"), "{kind}: text is not escaped");

@@ -703,6 +703,52 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
     )
 }
 
+/// The mail of a registration of a free address: the link (its page has the button that
+/// creates the account) and the token for programs.
+pub fn registration_mail(
+    svc: &Services,
+    pending: &crate::store::models::PendingRegistration,
+    token: &str,
+) -> Result<NewOutbox> {
+    let subject = "Confirm your Turnpost account".to_owned();
+    let ctx = json!({
+        "recipient": pending.display_name,
+        "confirm_url": format!("{}/confirm?token={token}", svc.mail.base_url),
+        "token": token,
+        "expires_at": pending.expires_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        "base_url": svc.mail.base_url,
+        "subject": subject,
+    });
+    let mail = account_mail(
+        &pending.email,
+        subject,
+        templates::render(super::registration::CONFIRM_KIND, &ctx)?,
+    );
+    // No account yet: the row names none, and goes to the address that asked.
+    outbox_row(svc, None, None, super::registration::CONFIRM_KIND, mail)
+}
+
+/// The mail to an address that has an account already, when somebody registers with it:
+/// what happened (nothing) and how to sign in.
+pub fn account_exists_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
+    let subject = "You already have a Turnpost account".to_owned();
+    let ctx = json!({
+        "recipient": user.display_name,
+        "email": user.email,
+        "sign_in_url": format!("{}/signin", svc.mail.base_url),
+        "has_password": super::users::has_password(user),
+        "base_url": svc.mail.base_url,
+        "subject": subject,
+    });
+    let mail = account_mail(
+        &user.email,
+        subject,
+        templates::render(super::registration::EXISTS_KIND, &ctx)?,
+    );
+    // Whatever the account's preferences or the address's state: it is about the address.
+    outbox_row(svc, None, None, super::registration::EXISTS_KIND, mail)
+}
+
 /// The mail of "mail me a sign-in link": a link that signs `user` in and opens `next` (a path
 /// of this site; the home page is `/`), good for [`SIGN_IN_MAIL_TTL_SECS`].
 pub fn sign_in_mail(svc: &Services, user: &User, next: &str) -> Result<NewOutbox> {

@@ -23,6 +23,7 @@ pub mod messages;
 pub mod orders;
 pub mod pace;
 pub mod preview;
+pub mod registration;
 pub mod reply_plan;
 pub mod robots;
 pub mod seats;
@@ -82,7 +83,7 @@ pub enum ServiceError {
     UnknownRuleset(String),
     #[error("{0}")]
     InvalidSeats(String),
-    #[error("an account with this email already exists")]
+    #[error("an account with this address already exists: sign in with it")]
     EmailTaken,
     #[error("wrong email or password")]
     BadCredentials,

@@ -9,12 +9,18 @@
 //!   refused; no DMARC verdict: the checks below;
 //! - otherwise the envelope sender (SMTP `MAIL FROM`, or the relay's `Return-Path` over HTTP)
 //!   is the `From:` address, and every message that carries a DKIM signature has one that
-//!   verifies (`mail-auth`).
+//!   verifies (`mail-auth`; the signer's key is looked up in DNS, unless the settings name it:
+//!   `inbound.dkim_keys`).
 
+use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use mail_auth::{AuthenticatedMessage, DkimResult, MessageAuthenticator};
+use mail_auth::common::parse::TxtRecordParser;
+use mail_auth::common::verify::DomainKey;
+use mail_auth::{
+    AuthenticatedMessage, DkimResult, MessageAuthenticator, Parameters, ResolverCache, Txt,
+};
 use mail_parser::{Address, Message};
 
 /// Which relay's verdicts are trusted (`InboundConfig`).
@@ -24,6 +30,66 @@ pub struct RelayTrust {
     pub id: Option<String>,
     /// The addresses the relay connects to the SMTP listener from.
     pub addrs: Vec<IpAddr>,
+    /// DKIM keys known without DNS.
+    pub keys: KnownKeys,
+}
+
+/// DKIM key records known without a DNS lookup, by name (`<selector>._domainkey.<domain>`):
+/// the setting `inbound.dkim_keys` (a closed network, or tests). Every other key is looked up
+/// in DNS. Given to `mail-auth` as its TXT cache, which is never written to.
+#[derive(Clone, Default)]
+pub struct KnownKeys(Arc<HashMap<Box<str>, Txt>>);
+
+impl KnownKeys {
+    /// The records of `keys` (name, TXT record text); an error names a record that does not
+    /// parse as a DKIM key.
+    pub fn new(keys: &[(String, String)]) -> anyhow::Result<KnownKeys> {
+        let mut map = HashMap::new();
+        for (name, record) in keys {
+            let key = DomainKey::parse(record.as_bytes()).map_err(|e| {
+                anyhow::anyhow!("the DKIM key record of {name} does not parse: {e}")
+            })?;
+            map.insert(fqdn(name), Txt::from(key));
+        }
+        Ok(KnownKeys(Arc::new(map)))
+    }
+}
+
+/// `name` as `mail-auth` looks it up: lower case, with the final dot.
+fn fqdn(name: &str) -> Box<str> {
+    let name = name.trim().to_lowercase();
+    if name.ends_with('.') {
+        name.into()
+    } else {
+        format!("{name}.").into()
+    }
+}
+
+impl std::fmt::Debug for KnownKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.0.keys()).finish()
+    }
+}
+
+impl ResolverCache<Box<str>, Txt> for KnownKeys {
+    fn get<Q>(&self, name: &Q) -> Option<Txt>
+    where
+        Box<str>: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        self.0.get(name).cloned()
+    }
+
+    fn remove<Q>(&self, _: &Q) -> Option<Txt>
+    where
+        Box<str>: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ?Sized,
+    {
+        None
+    }
+
+    /// Looked-up keys are not kept: DNS has the last word on them.
+    fn insert(&self, _: Box<str>, _: Txt, _: std::time::Instant) {}
 }
 
 /// How a message arrived.
@@ -214,7 +280,7 @@ fn authenticator() -> Option<&'static MessageAuthenticator> {
 }
 
 /// Whether a message with DKIM signatures has one that verifies; `None` when it has none.
-async fn dkim_verifies(raw: &[u8]) -> Option<bool> {
+async fn dkim_verifies(raw: &[u8], keys: &KnownKeys) -> Option<bool> {
     let signed = raw_headers(raw).any(|name| name.eq_ignore_ascii_case("DKIM-Signature"));
     if !signed {
         return None;
@@ -225,7 +291,9 @@ async fn dkim_verifies(raw: &[u8]) -> Option<bool> {
     let Some(authenticator) = authenticator() else {
         return Some(false);
     };
-    let results = authenticator.verify_dkim(&message).await;
+    let results = authenticator
+        .verify_dkim(Parameters::new(&message).with_txt_cache(keys))
+        .await;
     Some(results.iter().any(|r| r.result() == &DkimResult::Pass))
 }
 
@@ -296,7 +364,7 @@ pub async fn check(
     {
         return Err(Doubt::Envelope(sender));
     }
-    match dkim_verifies(raw).await {
+    match dkim_verifies(raw, &trust.keys).await {
         Some(false) => Err(Doubt::Dkim),
         _ => Ok(()),
     }
@@ -332,6 +400,7 @@ mod tests {
         let trust = RelayTrust {
             id: Some("mx.turnpost.test".into()),
             addrs: vec!["10.0.0.5".parse().unwrap()],
+            ..RelayTrust::default()
         };
         let relay = Arrival::Smtp {
             from: "ann@a.test",

@@ -1,4 +1,4 @@
-//! Accounts: register and log in.
+//! Accounts: log in, passwords, address verification (registering: `registration.rs`).
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -10,7 +10,7 @@ use super::views::{PreferencesView, UserView};
 use super::{Result, ServiceError, Services, mail};
 use crate::auth::jwt::Purpose;
 use crate::auth::password;
-use crate::store::{self, models::NewUser, models::User};
+use crate::store::{self, models::User};
 
 pub struct Registered {
     pub token: String,
@@ -58,7 +58,7 @@ pub fn valid_email(email: &str) -> bool {
         && email.parse::<lettre::Address>().is_ok()
 }
 
-fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
+pub(super) fn validate(email: &str, password: &str, display_name: &str) -> Result<()> {
     if !valid_email(email) {
         return Err(ServiceError::Invalid("email is not a valid address".into()));
     }
@@ -117,7 +117,7 @@ async fn hashing<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -
 }
 
 /// Hashing is deliberately slow: keep it off the async workers.
-async fn hash(password: &str) -> Result<String> {
+pub(super) async fn hash(password: &str) -> Result<String> {
     let password = password.to_owned();
     hashing(move || password::hash(&password))
         .await?
@@ -126,7 +126,7 @@ async fn hash(password: &str) -> Result<String> {
 
 /// Refuses a new password that is too easy to guess (zxcvbn, with the account's address and
 /// name as words an attacker knows).
-async fn check_strength(
+pub(super) async fn check_strength(
     svc: &Services,
     email: &str,
     display_name: &str,
@@ -146,45 +146,6 @@ async fn check_strength(
         Some(why) => Err(ServiceError::WeakPassword(why)),
         None => Ok(()),
     }
-}
-
-/// A new account, from `client` (its address, when known: registrations are rate-limited
-/// per client address).
-pub async fn register(
-    svc: &Services,
-    client: Option<ClientKey>,
-    email: &str,
-    password: &str,
-    display_name: &str,
-) -> Result<Registered> {
-    svc.limits.register(client)?;
-    validate(email, password, display_name)?;
-    check_strength(svc, email.trim(), display_name.trim(), password).await?;
-    let password_hash = hash(password).await?;
-    let mut conn = svc.conn().await?;
-    let user = conn
-        .transaction::<_, ServiceError, _>(async |conn| {
-            let user = store::users::insert(
-                conn,
-                NewUser {
-                    id: Uuid::new_v4(),
-                    email: email.trim(),
-                    display_name: display_name.trim(),
-                    password_hash: &password_hash,
-                },
-            )
-            .await?
-            .ok_or(ServiceError::EmailTaken)?;
-            store::outbox::enqueue(conn, &[mail::verification_mail(svc, &user)?]).await?;
-            Ok(user)
-        })
-        .await?;
-    let (token, expires_at) = svc.jwt.issue(user.id, user.token_version, Utc::now())?;
-    Ok(Registered {
-        token,
-        expires_at,
-        user: view(&user),
-    })
 }
 
 /// A login token for `email` and `password`, tried from `client` (its address, when known):

@@ -16,6 +16,7 @@ pub mod messages;
 pub mod models;
 pub mod mutes;
 pub mod outbox;
+pub mod registrations;
 pub mod robots;
 pub mod schema;
 pub mod users;

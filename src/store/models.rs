@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::schema::{game_events, games, invitations, outbox, seats, users};
+use super::schema::{game_events, games, invitations, outbox, pending_registrations, seats, users};
 
 #[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = users)]
@@ -34,6 +34,21 @@ pub struct NewUser<'a> {
     pub email: &'a str,
     pub display_name: &'a str,
     pub password_hash: &'a str,
+}
+
+/// A registration waiting for the link mailed to its address (only the token's SHA-256 is
+/// kept).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = pending_registrations)]
+pub struct PendingRegistration {
+    pub id: Uuid,
+    pub email: String,
+    pub display_name: String,
+    pub password_hash: String,
+    pub token_sha256: Vec<u8>,
+    pub next_path: String,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
 }
 
 // Stored in `games.status`, whose `CHECK` constraint allows exactly these.

@@ -94,6 +94,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    pending_registrations (id) {
+        id -> Uuid,
+        email -> Text,
+        display_name -> Text,
+        password_hash -> Text,
+        token_sha256 -> Bytea,
+        next_path -> Text,
+        created_at -> Timestamptz,
+        expires_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     invitations (id) {
         id -> Uuid,
         game_id -> Uuid,
@@ -222,6 +235,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     seats,
     game_events,
     outbox,
+    pending_registrations,
     invitations,
     idempotency_keys,
     mail_shown,

@@ -35,6 +35,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("home.html", include_str!("templates/home.html")),
     ("signin.html", include_str!("templates/signin.html")),
     ("register.html", include_str!("templates/register.html")),
+    ("confirm.html", include_str!("templates/confirm.html")),
     ("game.html", include_str!("templates/game.html")),
     ("log.html", include_str!("templates/log.html")),
     ("error.html", include_str!("templates/error.html")),
@@ -290,6 +291,7 @@ pub const PAGE_METHODS: &[(&str, &[&str])] = &[
     ("/signin/mail", &["POST"]),
     ("/signout", &["POST"]),
     ("/register", &["GET", "POST"]),
+    ("/confirm", &["GET", "POST"]),
     ("/verify", &["GET"]),
     ("/settings", &["GET", "POST"]),
     ("/settings/verification", &["POST"]),
@@ -319,6 +321,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/signout", web::post().to(pages::sign_out))
         .route("/register", web::get().to(pages::register_page))
         .route("/register", web::post().to(pages::register))
+        .route("/confirm", web::get().to(pages::confirm_page))
+        .route("/confirm", web::post().to(pages::confirm))
         .route("/verify", web::get().to(account::verify))
         .route("/settings", web::get().to(account::settings))
         .route("/settings", web::post().to(account::save_settings))

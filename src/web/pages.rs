@@ -20,7 +20,9 @@ use crate::rules::present::name_seats;
 use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
 use crate::service::mail::names_by_seat;
 use crate::service::views::GameView;
-use crate::service::{ServiceError, Services, games, messages, preview, submit, users};
+use crate::service::{
+    ServiceError, Services, games, messages, preview, registration, submit, users,
+};
 use crate::store;
 use crate::store::models::{Game, GameStatus};
 
@@ -405,7 +407,9 @@ pub struct RegisterForm {
     next: Option<String>,
 }
 
-/// `POST /register`: a new account, signed in at once (its address still to be verified).
+/// `POST /register`: the same page whether or not the address has an account ("check your
+/// mail"); the mail says the rest. Errors that do not depend on the address's owner (an
+/// invalid form, a weak password, too many registrations) show the form again.
 pub async fn register(
     req: HttpRequest,
     svc: web::Data<Services>,
@@ -416,25 +420,35 @@ pub async fn register(
     }
     let next = session::local_path(form.next.as_deref());
     let client = crate::http::client::client_of(&req, &svc);
-    let registered = users::register(
+    let registered = registration::register(
         &svc,
         client,
         &form.email,
         &form.password,
         &form.display_name,
+        &next,
     )
     .await;
+    let csrf = session::csrf(&req, &svc);
     match registered {
-        Ok(registered) => {
-            let session = svc
-                .jwt
-                .verify(&registered.token)
-                .map_err(|e| PageError::internal(e.into()))?;
-            signed_in(&svc, session, &next)
+        Ok(()) => {
+            let body = render(
+                "message.html",
+                &json!({
+                    "csrf": csrf.token,
+                    "title": "Check your mail",
+                    "message": format!(
+                        "We sent a message to {}. {}",
+                        form.email.trim(),
+                        registration::ACCEPTED_DETAIL
+                    ),
+                    "link": "/signin", "link_text": "Sign in",
+                }),
+            )?;
+            Ok(page(StatusCode::OK, body, &csrf))
         }
         Err(
             e @ (ServiceError::Invalid(_)
-            | ServiceError::EmailTaken
             | ServiceError::WeakPassword(_)
             | ServiceError::RateLimited { .. }),
         ) => {
@@ -442,13 +456,84 @@ pub async fn register(
                 ServiceError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
                 _ => StatusCode::UNPROCESSABLE_ENTITY,
             };
-            let csrf = session::csrf(&req, &svc);
             let body = render(
                 "register.html",
                 &json!({"csrf": csrf.token, "next": next, "email": form.email,
                         "display_name": form.display_name, "error": e.to_string()}),
             )?;
             Ok(page(status, body, &csrf))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ConfirmQuery {
+    token: Option<String>,
+}
+
+/// `GET /confirm?token=`: the link of the confirmation mail opens a page with a button; only
+/// the button (a POST) creates the account, so a mail scanner that follows links does not.
+pub async fn confirm_page(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    q: web::Query<ConfirmQuery>,
+) -> Page {
+    let csrf = session::csrf(&req, &svc);
+    let token = q.token.as_deref().unwrap_or_default();
+    let body = render("confirm.html", &json!({"csrf": csrf.token, "token": token}))?;
+    Ok(page(StatusCode::OK, body, &csrf))
+}
+
+#[derive(Deserialize)]
+pub struct ConfirmForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    token: String,
+}
+
+/// `POST /confirm`: the account is made and this browser signed in; then the page the
+/// registration came from (the home page by default).
+pub async fn confirm(
+    req: HttpRequest,
+    svc: web::Data<Services>,
+    form: web::Form<ConfirmForm>,
+) -> Page {
+    if !session::csrf_ok(&req, &svc, &form.csrf) {
+        return Err(PageError::forbidden_form());
+    }
+    match registration::confirm(&svc, &form.token).await {
+        Ok(confirmed) => {
+            let session = svc
+                .jwt
+                .verify(&confirmed.registered.token)
+                .map_err(|e| PageError::internal(e.into()))?;
+            signed_in(
+                &svc,
+                session,
+                &session::local_path(Some(confirmed.next.as_str())),
+            )
+        }
+        Err(ServiceError::InvalidLink) => {
+            let mut e = PageError::new(
+                StatusCode::BAD_REQUEST,
+                "This link is not valid",
+                "The confirmation link is incomplete, altered, expired (it is good for 24 \
+                 hours) or used already. If you used it, sign in; otherwise register again.",
+            );
+            e.sign_in = true;
+            Err(e)
+        }
+        Err(ServiceError::EmailTaken) => {
+            let mut e = PageError::new(
+                StatusCode::CONFLICT,
+                "This address has an account already",
+                "Another registration of this address was confirmed first, so this one \
+                 made no account. Sign in with that account.",
+            );
+            e.sign_in = true;
+            Err(e)
         }
         Err(e) => Err(e.into()),
     }

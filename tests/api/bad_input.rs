@@ -182,14 +182,9 @@ async fn forged_expired_or_missing_tokens_are_401() {
 async fn expired_tokens_are_refused() {
     // Tokens that expired a second after they were issued.
     let app = crate::api::helpers::spawn_app_with(|s| s.jwt_ttl_secs = -10).await;
-    let body =
-        json!({"email": "old@example.test", "password": "long enough", "display_name": "Old"});
-    let reg = app
-        .request(Method::POST, "/v1/auth/register", None, Some(&body), &[])
-        .await
-        .expect(201);
+    let old = app.register_as("Old", "old@example.test").await;
     let problem = app
-        .request(Method::GET, "/v1/me", reg["token"].as_str(), None, &[])
+        .request(Method::GET, "/v1/me", Some(&old.token), None, &[])
         .await
         .expect_problem(401, "unauthorized");
     assert!(problem["detail"].as_str().unwrap().contains("expired"));

@@ -116,21 +116,43 @@ async fn serve_private(data: &Path, env: &[(&str, &str)]) -> Serve {
     serve
 }
 
-/// Registers Pat on `serve`; the session token.
-async fn register_pat(client: &reqwest::Client, serve: &Serve) -> String {
-    let registered: Value = client
-        .post(format!("{}/v1/auth/register", serve.base))
-        .json(
-            &json!({"email": "pat@example.test", "password": "correct horse battery",
-                      "display_name": "Pat"}),
+/// Pat's account on `serve`, made by `turnpost account create` beside the running server (it
+/// attaches to the server's private cluster; the mail a registration sends is read by nobody
+/// here); the session token.
+async fn register_pat(_client: &reqwest::Client, serve: &Serve) -> String {
+    let data = serve.pg.parent().expect("the data dir").to_owned();
+    let made = tokio::task::spawn_blocking(move || {
+        let mut child = turnpost(&data)
+            .args([
+                "account",
+                "create",
+                "--email",
+                "pat@example.test",
+                "--name",
+                "Pat",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run turnpost account create");
+        std::io::Write::write_all(
+            child.stdin.as_mut().expect("stdin"),
+            b"correct horse battery\n",
         )
-        .send()
-        .await
-        .expect("register")
-        .json()
-        .await
+        .expect("write the password");
+        child.wait_with_output().expect("wait")
+    })
+    .await
+    .expect("join");
+    assert!(made.status.success(), "turnpost account create failed");
+    // The JSON is the last line (the log, at warn here, shares standard output).
+    let created: Value = String::from_utf8_lossy(&made.stdout)
+        .lines()
+        .last()
+        .and_then(|line| serde_json::from_str(line).ok())
         .expect("a JSON answer");
-    registered["token"].as_str().expect("a token").to_owned()
+    assert_eq!(created["user"]["email"], "pat@example.test");
+    created["token"].as_str().expect("a token").to_owned()
 }
 
 #[tokio::test]
@@ -389,6 +411,18 @@ async fn a_frozen_database_is_503_and_sigterm_with_open_streams_stops_all_within
         let answer = answer.expect("an answer within the request timeout");
         assert_eq!(answer.status(), 503);
         assert!(answer.headers().contains_key("retry-after"));
+        // Issue 43: the deadline's answer carries the headers every other answer does.
+        let header = |name: &str| {
+            answer
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"));
+        assert_eq!(header("referrer-policy").as_deref(), Some("no-referrer"));
+        assert_eq!(header("cache-control").as_deref(), Some("no-store"));
+        assert!(header("content-type").is_some_and(|t| t.starts_with("application/problem+json")));
         let problem: Value = answer.json().await.expect("a problem document");
         assert_eq!(problem["type"], "https://turnpost.dev/problems/unavailable");
     }

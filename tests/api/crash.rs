@@ -61,30 +61,24 @@ impl Client {
         Ok((status, body))
     }
 
-    /// Registers two players.
-    async fn sign_up(http: reqwest::Client, base: String, n: usize) -> Client {
+    /// Registers two players (each confirmed by the link mailed to it).
+    async fn sign_up(http: reqwest::Client, base: String, database_url: &str, n: usize) -> Client {
         let mut c = Client {
             http,
             base,
             tokens: vec![],
         };
         for seat in 0..2 {
-            let (status, body) = c
-                .call(
-                    reqwest::Method::POST,
-                    "/v1/auth/register",
-                    None,
-                    Some(json!({
-                        "email": format!("crash-{n}-{seat}-{}@example.test", Uuid::new_v4().simple()),
-                        "password": "correct horse battery",
-                        "display_name": format!("P{n}{seat}"),
-                    })),
-                )
-                .await
-                .expect("register");
-            assert_eq!(status, 201, "{body}");
-            c.tokens
-                .push(body["token"].as_str().expect("token").to_owned());
+            let email = format!("crash-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
+            let player = crate::api::helpers::register_on(
+                &c.http,
+                &c.base,
+                database_url,
+                &format!("P{n}{seat}"),
+                &email,
+            )
+            .await;
+            c.tokens.push(player.token);
         }
         c
     }
@@ -222,7 +216,7 @@ async fn sigkill_under_load_loses_no_acknowledged_submission() {
     let mut clients = vec![];
     for n in 0..CLIENTS {
         clients.push(Arc::new(
-            Client::sign_up(http.clone(), server.base.clone(), n).await,
+            Client::sign_up(http.clone(), server.base.clone(), &server.database_url, n).await,
         ));
     }
 

@@ -58,6 +58,29 @@ async fn the_example_bot_plays_a_whole_game_through_a_generated_client() {
         String::from_utf8_lossy(&generated.stderr)
     );
 
+    // Two addresses registered for the bot; it gets the tokens of their confirmation links (as
+    // its operator would copy them from the mail) and confirms them itself.
+    let mut links = vec![];
+    for i in 0..2 {
+        let email = format!("bot{i}-{}@example.test", uuid::Uuid::new_v4().simple());
+        app.request(
+            reqwest::Method::POST,
+            "/v1/auth/register",
+            None,
+            Some(
+                &serde_json::json!({"email": email, "password": "bot password for tests",
+                                    "display_name": format!("Bot{i}")}),
+            ),
+            &[],
+        )
+        .await
+        .expect(202);
+        links.push(
+            app.confirmation_token(&email)
+                .await
+                .expect("a confirmation link"),
+        );
+    }
     let played = run(
         tokio::process::Command::new("python3")
             .args([
@@ -66,8 +89,10 @@ async fn the_example_bot_plays_a_whole_game_through_a_generated_client() {
                 &app.base,
                 "--ruleset",
                 "bag-of-fate",
-                "--seats",
-                "2",
+                "--confirm-token",
+                &links[0],
+                "--confirm-token",
+                &links[1],
                 "--seed",
                 "7",
                 "--timeout",

@@ -280,6 +280,7 @@ async fn no_token_reaches_the_log() {
         ("POST", format!("/v1/unsubscribe?token={marker}")),
         ("GET", format!("/v1/invitations/accept?token={marker}")),
         ("GET", format!("/verify?token={marker}")),
+        ("GET", format!("/confirm?token={marker}")),
         ("GET", format!("/?signin={marker}")),
         ("GET", format!("/games/{game}?signin={marker}&x=1")),
     ] {
@@ -290,7 +291,8 @@ async fn no_token_reaches_the_log() {
             .await
             .expect("send");
     }
-    // A real verification link, from the mail the server sends.
+    // A real confirmation link, from the mail the server sends: its page, then the token
+    // exchanged for the account.
     client
         .post(format!("{base}/v1/auth/register"))
         .json(
@@ -300,21 +302,7 @@ async fn no_token_reaches_the_log() {
         .send()
         .await
         .expect("register");
-    let mails = smtp
-        .wait_for("the verification mail", |got| !got.is_empty())
-        .await;
-    let text = mails[0].body_text();
-    let at = text.find("/verify?token=").expect("a verification link") + "/verify?token=".len();
-    let token: String = text[at..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        .collect();
-    let page = client
-        .get(format!("{base}/verify?token={token}"))
-        .send()
-        .await
-        .expect("verify");
-    assert!(page.status().is_success(), "{}", page.status());
+    let (token, _) = confirm_by_mail(&client, &base, &smtp, "ann@example.test").await;
 
     // Issue 20: "The access log of a whole game with invitations, verification and
     // unsubscribe contains no token". Ann invites Bob by mail, Bob accepts through the link,
@@ -364,7 +352,7 @@ async fn no_token_reaches_the_log() {
         .into_iter()
         .next()
         .expect("a join link");
-    let bob: Value = client
+    client
         .post(format!("{base}/v1/auth/register"))
         .json(
             &json!({"email": "bob@example.test", "password": "correct horse battery",
@@ -372,11 +360,9 @@ async fn no_token_reaches_the_log() {
         )
         .send()
         .await
-        .expect("register")
-        .json()
-        .await
-        .expect("an account");
-    let bob = bob["token"].as_str().expect("a token").to_owned();
+        .expect("register");
+    let (bob_link, bob) = confirm_by_mail(&client, &base, &smtp, "bob@example.test").await;
+    tokens.push(bob_link);
     let shown = client
         .get(format!("{base}/v1/invitations/accept?token={join}"))
         .send()
@@ -498,12 +484,55 @@ async fn no_token_reaches_the_log() {
         "/v1/unsubscribe",
         "/v1/invitations/accept",
         "/verify",
+        "/confirm",
     ] {
         assert!(
             logged.contains(&format!(" {path} ")),
             "{path} is not logged:\n{logged}"
         );
     }
+}
+
+/// Follows the confirmation link mailed to `email` as its owner would: its page (a GET, which
+/// creates nothing), then its token for the account. The link's token and the session's.
+async fn confirm_by_mail(
+    client: &reqwest::Client,
+    base: &str,
+    smtp: &SmtpServer,
+    email: &str,
+) -> (String, String) {
+    let confirmation = |m: &crate::api::smtp::Received| {
+        m.to.iter().any(|t| t == email) && m.body_text().contains("/confirm?token=")
+    };
+    let mails = smtp
+        .wait_for("the confirmation mail", |got| got.iter().any(confirmation))
+        .await;
+    let text = mails
+        .iter()
+        .find(|m| confirmation(m))
+        .expect("the confirmation mail")
+        .body_text();
+    let token = link_tokens(&text, "/confirm?token=")
+        .into_iter()
+        .next()
+        .expect("a confirmation link");
+    let page = client
+        .get(format!("{base}/confirm?token={token}"))
+        .send()
+        .await
+        .expect("the confirmation page");
+    assert!(page.status().is_success(), "{}", page.status());
+    let made: Value = client
+        .post(format!("{base}/v1/auth/confirm"))
+        .json(&json!({ "token": token }))
+        .send()
+        .await
+        .expect("confirm")
+        .json()
+        .await
+        .expect("an account");
+    let session = made["token"].as_str().expect("a session token").to_owned();
+    (token, session)
 }
 
 /// The values of every `<key>…` query parameter in `text` (a mail's links).

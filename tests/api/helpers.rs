@@ -465,28 +465,34 @@ impl TestApp {
         self.register_as(name, &email).await
     }
 
-    /// Registers `name` with the address `email` (password `correct horse battery`).
+    /// Registers `name` with the address `email` (password `correct horse battery`) and
+    /// confirms it with the link mailed to the address (read from the outbox), as its owner
+    /// would: the account exists, its address confirmed.
     pub async fn register_as(&self, name: &str, email: &str) -> Player {
-        let email = email.to_owned();
-        let body = self
-            .request(
-                Method::POST,
-                "/v1/auth/register",
-                None,
-                Some(&json!({"email": email, "password": "correct horse battery", "display_name": name})),
-                &[],
-            )
-            .await
-            .expect(201);
-        Player {
-            id: body["user"]["id"]
-                .as_str()
-                .expect("user id")
-                .parse()
-                .expect("uuid"),
-            token: body["token"].as_str().expect("token").to_owned(),
-            email,
-        }
+        register_on(&self.client, &self.base, &self.database_url, name, email).await
+    }
+
+    /// `POST /v1/auth/confirm` with a confirmation link's token.
+    pub async fn confirm(&self, token: &str) -> Reply {
+        self.request(
+            Method::POST,
+            "/v1/auth/confirm",
+            None,
+            Some(&json!({ "token": token })),
+            &[],
+        )
+        .await
+    }
+
+    /// The token of the latest confirmation link mailed to `email`, read from the outbox.
+    pub async fn confirmation_token(&self, email: &str) -> Option<String> {
+        confirmation_token(&self.database_url, email).await
+    }
+
+    /// The latest mail of `kind` queued for `email` (its outbox payload: to, subject, text,
+    /// html), if any.
+    pub async fn latest_mail(&self, email: &str, kind: &str) -> Option<Value> {
+        latest_mail(&self.database_url, email, kind).await
     }
 
     /// Creates a game as `players[0]` and seats everybody else; returns the game id.
@@ -554,6 +560,76 @@ impl TestApp {
         .expect("count");
         row.n
     }
+}
+
+/// Registers `name` with `email` (password `correct horse battery`) on the server at `base`
+/// over the database `database_url`, and confirms the registration with the link mailed to
+/// the address (read from the outbox, as its owner would from the mail).
+pub async fn register_on(
+    client: &reqwest::Client,
+    base: &str,
+    database_url: &str,
+    name: &str,
+    email: &str,
+) -> Player {
+    let post = |path: &str, body: Value| client.post(format!("{base}{path}")).json(&body).send();
+    let accepted = reply(
+        post(
+            "/v1/auth/register",
+            json!({"email": email, "password": "correct horse battery", "display_name": name}),
+        )
+        .await
+        .expect("register"),
+    )
+    .await
+    .expect(202);
+    assert_eq!(accepted["status"], "confirmation-sent");
+    let token = confirmation_token(database_url, email)
+        .await
+        .unwrap_or_else(|| panic!("no confirmation mail to {email}"));
+    let body = reply(
+        post("/v1/auth/confirm", json!({ "token": token }))
+            .await
+            .expect("confirm"),
+    )
+    .await
+    .expect(201);
+    Player {
+        id: body["user"]["id"]
+            .as_str()
+            .expect("user id")
+            .parse()
+            .expect("uuid"),
+        token: body["token"].as_str().expect("token").to_owned(),
+        email: email.to_owned(),
+    }
+}
+
+/// The token of the latest confirmation link mailed to `email`, from the outbox.
+pub async fn confirmation_token(database_url: &str, email: &str) -> Option<String> {
+    let mail = latest_mail(database_url, email, "confirm_registration").await?;
+    turnpost::service::registration::link_token(&mail)
+}
+
+/// The latest mail of `kind` queued for `email` (its outbox payload: to, subject, text, html).
+pub async fn latest_mail(database_url: &str, email: &str, kind: &str) -> Option<Value> {
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Jsonb)]
+        payload: Value,
+    }
+    let mut conn = AsyncPgConnection::establish(database_url)
+        .await
+        .expect("connect");
+    let rows: Vec<Row> = diesel::sql_query(
+        "SELECT payload FROM outbox WHERE to_address = $1 AND kind = $2 ORDER BY id DESC LIMIT 1",
+    )
+    .bind::<diesel::sql_types::Text, _>(email)
+    .bind::<diesel::sql_types::Text, _>(kind)
+    .load(&mut conn)
+    .await
+    .expect("read the outbox");
+    rows.into_iter().next().map(|r| r.payload)
 }
 
 async fn reply(res: reqwest::Response) -> Reply {

@@ -381,8 +381,15 @@ async fn forged_foreign_and_automatic_replies_change_nothing() {
     send_smtp(&t.app, Some(&other.email), &to, &raw).await;
     assert_eq!(verdict(&t.app, &id).await.as_deref(), Some("wrong_sender"));
 
-    // An unverified address of a registered user.
+    // An unverified address of a registered user (an account from before registrations were
+    // confirmed by mail, or made by `turnpost account create`).
     let eve = t.app.register("Eve").await;
+    t.app
+        .sql(&format!(
+            "UPDATE users SET email_verified_at = NULL WHERE id = '{}'",
+            eve.id
+        ))
+        .await;
     let (id, raw) = reply_message(&eve.email, &to, &mail, "1", "");
     send_smtp(&t.app, Some(&eve.email), &to, &raw).await;
     assert_eq!(verdict(&t.app, &id).await.as_deref(), Some("wrong_sender"));

@@ -254,3 +254,51 @@ async fn a_relay_verdict_from_an_address_that_is_not_the_relay_is_not_believed()
     );
     assert_eq!(t.version().await, version);
 }
+
+/// Issue 43: "no test shows a reply with a valid DKIM signature playing". The signer's key is
+/// known to the server without DNS (`inbound.dkim_keys`: the TXT record a domain would
+/// publish), so the signature is really checked: altered, it is refused; intact, it plays.
+#[tokio::test]
+async fn a_reply_with_a_valid_dkim_signature_plays() {
+    let smtp = SmtpServer::start();
+    let url = smtp.url();
+    let app = spawn_app_with(move |s| {
+        s.mail.smtp_url = Some(url);
+        s.mail.from = "Turnpost <play@turnpost.test>".into();
+        s.inbound.smtp_addr = Some("127.0.0.1:0".parse().unwrap());
+        s.inbound.secret = Some(INBOUND_SECRET.into());
+        s.mail.poll_ms = 20;
+        // RFC 8463's example public key, published for the players' domain.
+        s.inbound.dkim_keys = vec![(
+            "brisbane._domainkey.example.test".into(),
+            "v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=".into(),
+        )];
+    })
+    .await;
+    let t = Table::new(app, smtp).await;
+    let (seat, mail) = t.turn().await;
+    let me = &t.players[seat];
+    assert!(me.email.ends_with("@example.test"), "{}", me.email);
+    let to = reply_address(&mail).unwrap();
+    let version = t.version().await;
+
+    // Signed with the published key, then altered on the way: the signature fails.
+    let (id, raw) = reply_message(&me.email, &to, &mail, "1", "");
+    let signed = String::from_utf8(dkim_signed(&raw, "example.test")).unwrap();
+    let tampered = signed.replacen("\r\n\r\n1\r\n", "\r\n\r\n2\r\n", 1);
+    assert_ne!(signed, tampered);
+    send_smtp(&t.app, Some(&me.email), &to, tampered.as_bytes()).await;
+    assert_eq!(
+        verdict(&t.app, &id).await.as_deref(),
+        Some("unauthenticated")
+    );
+    assert_eq!(t.version().await, version);
+
+    // Signed and intact: it verifies with the published key, and plays.
+    let (id, raw) = reply_message(&me.email, &to, &mail, "1", "");
+    let signed = dkim_signed(&raw, "example.test");
+    assert!(String::from_utf8_lossy(&signed).starts_with("DKIM-Signature:"));
+    send_smtp(&t.app, Some(&me.email), &to, &signed).await;
+    assert_eq!(verdict(&t.app, &id).await.as_deref(), Some("played"));
+    assert!(t.version().await > version);
+}

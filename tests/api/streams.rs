@@ -112,22 +112,9 @@ fn parse_block(block: &str) -> Option<Sse> {
 }
 
 /// Registers `name` on the server at `base`.
-async fn register(base: &str, name: &str) -> Player {
+async fn register(base: &str, database_url: &str, name: &str) -> Player {
     let email = format!("{name}-{}@example.test", Uuid::new_v4().simple());
-    let body: Value = http_client()
-        .post(format!("{base}/v1/auth/register"))
-        .json(&json!({"email": email, "password": "correct horse battery", "display_name": name}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    Player {
-        id: body["user"]["id"].as_str().unwrap().parse().unwrap(),
-        token: body["token"].as_str().unwrap().to_owned(),
-        email,
-    }
+    crate::api::helpers::register_on(&http_client(), base, database_url, name, &email).await
 }
 
 async fn call(method: reqwest::Method, url: String, who: &Player, body: Option<Value>) -> Value {
@@ -444,8 +431,8 @@ async fn a_move_on_one_server_process_reaches_streams_on_another() {
         .beside(&[("TURNPOST_STREAM_HEARTBEAT_SECS", "120".to_owned())])
         .await;
     let players = [
-        register(&one.base, "Ann").await,
-        register(&one.base, "Bob").await,
+        register(&one.base, &one.database_url, "Ann").await,
+        register(&one.base, &one.database_url, "Bob").await,
     ];
     let game = start(&one.base, &players).await;
     let record = call(
@@ -526,8 +513,8 @@ async fn streams_past_the_per_account_and_per_address_caps_are_refused_and_healt
         s.stream_heartbeat_secs = 1;
     })
     .await;
-    let ann = register(&app.base, "Ann").await;
-    let bob = register(&app.base, "Bob").await;
+    let ann = register(&app.base, &app.database_url, "Ann").await;
+    let bob = register(&app.base, &app.database_url, "Bob").await;
     let game = start(&app.base, &[ann.clone(), bob.clone()]).await;
     let game_stream = format!("/v1/games/{game}/stream");
 

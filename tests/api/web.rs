@@ -466,7 +466,7 @@ pub async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usi
 
 /// Writes `docs/screenshots/<ruleset>.png`: a game of each ruleset, a little way in, on the
 /// page of the seat that must act. Run it with
-/// `cargo test api::web::screenshots -- --ignored` (README, "Play in a browser").
+/// `cargo test --test api screenshots -- --ignored` (README, "Play in a browser").
 #[tokio::test]
 #[ignore = "writes docs/screenshots/; run by hand"]
 async fn screenshots() {
@@ -502,11 +502,13 @@ async fn screenshots() {
     }
 }
 
-/// Fills the inputs named in `fields` of the page's form `form` and submits it.
-/// Registers `name` with `email` on the registration page, and waits until signed in.
+/// Registers `name` with `email` on the registration page, follows the link of the
+/// confirmation mail (its page has a button: a link alone creates nothing), and waits until
+/// signed in.
 pub(crate) async fn register_on_page(
     b: &crate::api::browser::Browser,
     app: &crate::api::helpers::TestApp,
+    smtp: &SmtpServer,
     name: &str,
     email: &str,
     password: &str,
@@ -522,8 +524,20 @@ pub(crate) async fn register_on_page(
         ],
     )
     .await;
+    b.wait_for("#message-title").await;
+    assert!(b.text_of_page().await.contains("Check your mail"));
+    let mail = crate::api::invitations::wait_for_text(smtp, email, 0, "/confirm?token=").await;
+    let link = text_of(&mail)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("http://turnpost.test/confirm?token="))
+        .map(|token| format!("{}/confirm?token={token}", app.base))
+        .expect("a confirmation link");
+    b.goto(&link).await;
+    fill_and_submit(b, "form[action='/confirm']", &[]).await;
+    b.wait_for("a[href='/games/new']").await;
 }
 
+/// Fills the inputs named in `fields` of the page's form `form` and submits it.
 pub(crate) async fn fill_and_submit(
     b: &crate::api::browser::Browser,
     form: &str,
@@ -551,7 +565,15 @@ async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pa
     // Dora registers on the page and starts a 2-seat garden-gnomes game with an open seat.
     let dora = driver.browser().await;
     let dora_mail = format!("dora-{suffix}@example.test");
-    register_on_page(&dora, &app, "Dora", &dora_mail, "a long enough password").await;
+    register_on_page(
+        &dora,
+        &app,
+        &smtp,
+        "Dora",
+        &dora_mail,
+        "a long enough password",
+    )
+    .await;
     dora.wait_for("a[href='/games/new']").await;
     assert!(dora.text_of_page().await.contains("Signed in as Dora"));
     dora.goto(&format!("{}/games/new", app.base)).await;
@@ -573,7 +595,15 @@ async fn newcomers_register_start_a_game_join_it_and_rename_themselves_on_the_pa
     // Emil, signed in from a registration of his own, finds it among the open games and joins.
     let emil = driver.browser().await;
     let emil_mail = format!("emil-{suffix}@example.test");
-    register_on_page(&emil, &app, "Emil", &emil_mail, "another long password").await;
+    register_on_page(
+        &emil,
+        &app,
+        &smtp,
+        "Emil",
+        &emil_mail,
+        "another long password",
+    )
+    .await;
     let join = emil
         .wait_for(&format!("form[action='/games/{game}/join'] button"))
         .await;
@@ -741,6 +771,13 @@ async fn a_player_has_a_sign_in_link_mailed_and_it_signs_them_in_nobody_else() {
     let players = verified_players(&app, &["Ann"]).await;
     let ann = &players[0];
     let unverified = app.register("Uma").await;
+    // (An account from before registrations were confirmed by mail, or made by
+    // `turnpost account create`.)
+    app.sql(&format!(
+        "UPDATE users SET email_verified_at = NULL WHERE id = '{}'",
+        unverified.id
+    ))
+    .await;
     settle(&app).await;
     let seen = mail_to(&smtp, ann).len();
     let driver = Driver::start().await;
@@ -1099,21 +1136,16 @@ async fn one_player_tries_a_game_against_the_bot_with_a_clock_and_resigns_on_the
     let app = spawn_mail_app(&smtp).await;
     let driver = Driver::start().await;
     let b = driver.browser().await;
-    b.goto(&format!("{}/register", app.base)).await;
-    fill_and_submit(
+    let solo_mail = format!("solo-{}@example.test", Uuid::new_v4().simple());
+    register_on_page(
         &b,
-        "form[action='/register']",
-        &[
-            ("display_name", "Solo"),
-            (
-                "email",
-                &format!("solo-{}@example.test", Uuid::new_v4().simple()),
-            ),
-            ("password", "a long enough password"),
-        ],
+        &app,
+        &smtp,
+        "Solo",
+        &solo_mail,
+        "a long enough password",
     )
     .await;
-    b.wait_for("a[href='/games/new']").await;
     b.goto(&format!("{}/games/new", app.base)).await;
     let form = "details.ruleset form:has(input[name='ruleset'][value='bag-of-fate'])";
     let summary = b

@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS outbox_registration_idx;
+DROP TABLE IF EXISTS pending_registrations;
