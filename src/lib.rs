@@ -11,6 +11,8 @@ pub mod clock;
 pub mod config;
 pub mod fdlimit;
 pub mod http;
+#[cfg(test)]
+mod layout_tests;
 pub mod loadgen;
 pub mod notify;
 pub mod pg;
