@@ -31,7 +31,6 @@ const NOT_YET_ONE_WAY: &[&str] = &[
     "src",
     "src/rules",
     "src/rules/conformance",
-    "src/rules/gnomes_and_wizards",
     "src/rules/monsters_and_magic",
     "src/rules/wiz_war",
     "src/service",
