@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
+use super::viewers::viewers;
 use super::{
     Config, Secrets, Stats, belief, first_difference, probe, secrets, short, to_json, twins,
 };
@@ -666,14 +667,6 @@ fn apply_erased(
         Actor::Seat(s) => state.apply_json(s, value),
         Actor::Chance => state.apply_as(actor, value),
     }
-}
-
-/// Every seat and the spectator: the viewers who must not see others' secrets.
-pub(super) fn viewers(seats: usize) -> Vec<Viewer> {
-    (0..seats)
-        .map(Viewer::Seat)
-        .chain([Viewer::Spectator])
-        .collect()
 }
 
 fn one_line(text: &str, what: impl FnOnce() -> String) {
