@@ -373,7 +373,7 @@ impl<R: Secrets> Playout<'_, R> {
         }
         // The service writes the snapshot as text straight from the state
         // (`GameState::to_json_text`): the same JSON.
-        let text = crate::rules::registry::raw_json(&self.state);
+        let text = crate::rules::raw_json(&self.state);
         let read: Value = serde_json::from_str(text.get()).unwrap_or(Value::Null);
         assert!(
             read == *json,
