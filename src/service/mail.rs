@@ -7,7 +7,7 @@ use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::games::{event_view, seat_of, viewer_of};
+use super::game_views::{event_view, seat_of, viewer_of};
 use super::{Result, ServiceError, Services};
 use crate::auth::jwt::Purpose;
 use crate::auth::reply::{self, ReplyTicket, TalkTo, choices_fingerprint};
@@ -434,7 +434,7 @@ impl Letter<'_> {
             .filter(|s| **s != seat)
             .map(|s| name_of(self.names, *s))
             .collect();
-        let outcome = super::games::outcome_view(&game.outcome);
+        let outcome = super::game_views::outcome_view(&game.outcome);
         let (game_name, short_id) = (self.game_name, short(game.id));
         let subject = match (self.notice, self.answer) {
             (Notice::Answer, Some(a)) => format!("{game_name} {short_id}: {}", a.verdict),
@@ -694,14 +694,11 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         subject,
         templates::render("verify_email", &ctx)?,
     );
-    outbox_row(
-        svc,
-        None,
-        Some(user.id),
-        super::users::VERIFY_EMAIL_KIND,
-        mail,
-    )
+    outbox_row(svc, None, Some(user.id), VERIFY_EMAIL_KIND, mail)
 }
+
+/// The outbox kind of the verification mail.
+pub const VERIFY_EMAIL_KIND: &str = "verify_email";
 
 /// The mail of "mail me a sign-in link": a link that signs `user` in and opens `next` (a path
 /// of this site; the home page is `/`), good for [`SIGN_IN_MAIL_TTL_SECS`].
