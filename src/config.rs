@@ -20,6 +20,9 @@ pub const MIN_SECRET_BYTES: usize = 32;
 
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATA_DIR: &str = ".turnpost";
+/// Hot games kept in memory at most by default (`TURNPOST_HOT_GAMES`; `service::hot`): beyond
+/// it, stale entries are dropped, then all (a busy server re-reads).
+pub const HOT_GAMES: usize = 4096;
 
 #[derive(Clone)]
 pub struct Settings {
@@ -227,7 +230,7 @@ impl Default for Settings {
             db_wait_secs: 5,
             db_statement_timeout_secs: 10,
             request_timeout_secs: 15,
-            hot_games: crate::service::hot::CAPACITY,
+            hot_games: HOT_GAMES,
             jwt_secret: None,
             jwt_ttl_secs: 7 * 24 * 3600,
             body_limit: 64 * 1024,

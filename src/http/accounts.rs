@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::auth::AuthUser;
-use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::views::UserView;
 use crate::service::{Services, registration, sessions, users};
+use crate::web::client::client_of;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::auth::AuthUser;
 use super::problem::{ApiError, Problem};
-use crate::service::clock::ClockSettings;
+use crate::service::deadlines::ClockSettings;
 use crate::service::limits::Submitter;
 use crate::service::submit::{self, Idempotency};
 use crate::service::views::{EventPage, GameExport, GameList, GameView, StateView, SubmitResult};
@@ -34,7 +34,7 @@ pub struct CreateGame {
     pub options: Value,
     /// The clock: omitted or `null` for none (a friendly game without deadlines).
     #[serde(default)]
-    #[schema(value_type = Option<crate::service::clock::ClockSettings>)]
+    #[schema(value_type = Option<crate::service::deadlines::ClockSettings>)]
     pub clock: Option<Value>,
     /// How many seats the built-in bot takes (the last ones; default 0), 0 to `seats - 1`. With
     /// `seats - 1` bots the game starts at once: one person can try a ruleset alone.

@@ -4,7 +4,6 @@
 pub mod accounts;
 pub mod auth;
 pub mod body;
-pub mod client;
 pub mod cors;
 pub mod deadline;
 pub mod games;

@@ -21,9 +21,9 @@ use super::routes;
     info(title = "Turnpost API", version = "1"),
     components(schemas(
         problem::Problem,
-        crate::service::streams::TurnNotice,
-        crate::service::streams::GameOverNotice,
-        crate::service::streams::InvitationNotice,
+        crate::service::views::TurnNotice,
+        crate::service::views::GameOverNotice,
+        crate::service::views::InvitationNotice,
         crate::service::webhooks::WebhookPayload,
     )),
     modifiers(&BearerAuth),

@@ -7,8 +7,9 @@ use uuid::Uuid;
 use super::auth::AuthUser;
 use super::problem::{ApiError, Problem};
 use crate::service::Services;
-use crate::service::seats::{self, Vacation, VacationView};
+use crate::service::seats::{self, VacationView};
 use crate::service::views::GameView;
+use crate::service::views::Vacation;
 
 /// Come back after an absence: a seat marked absent (too many timeouts in a row) is played by
 /// the bot until its player calls this; then it is theirs again.

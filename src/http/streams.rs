@@ -21,11 +21,11 @@ use utoipa::IntoParams;
 use uuid::Uuid;
 
 use super::auth::AuthUser;
-use super::client::client_of;
 use super::problem::{ApiError, Problem};
 use crate::service::Services;
 use crate::service::stream_slots::StreamSlot;
 use crate::service::streams::{self, AccountWatch};
+use crate::web::client::client_of;
 use crate::web::live::Live;
 
 /// How long one stream lasts at most; the client reconnects (with `Last-Event-ID`), which

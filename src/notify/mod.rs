@@ -8,6 +8,7 @@ pub mod picture;
 pub mod reply_text;
 pub mod templates;
 pub mod transport;
+pub mod webhook_urls;
 pub mod webhooks;
 pub mod worker;
 

@@ -8,7 +8,7 @@
 //! status, a refused connection, a timeout, an address the guard refuses) is tried again after
 //! an exponential backoff, until the attempts run out and it is given up. Redirects are not
 //! followed (a 3xx is a failure), no proxy is used, and every connection goes only to addresses
-//! the guard allows, checked after resolving the name (`service::webhooks::forbidden`).
+//! the guard allows, checked after resolving the name (`webhook_urls::forbidden`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,9 +17,9 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::watch;
 
+use super::webhook_urls::{allowed, check_url};
 use crate::auth::webhooks::{SIGNATURE_HEADER, secret, signature};
 use crate::config::WebhookSettings;
-use crate::service::webhooks::{allowed, check_url};
 use crate::store::webhooks::{Claimed, Outcome};
 use crate::store::{self, Pool};
 

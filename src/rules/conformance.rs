@@ -103,6 +103,18 @@
 //!
 //! Over the whole run, at least one state and one action must have had a secret planted (unless
 //! [`Config::expect_secrets`] is off), so the secrets checks cannot pass vacuously.
+//!
+//! ## The files, bottom floor first
+//!
+//! A file uses only files on the floors below it; this file is the entrance (the `Secrets`
+//! trait, `Config`, `check`, the shared helpers) and runs the playouts.
+//!
+//! 1. `viewers` (who looks at a game, and who everyone sees asked) and `probe` (random JSON).
+//! 2. The single checks, each at one state: `secrets` (planted markers), `schemas` (the
+//!    published JSON Schemas), `belief` (what the bot's seat imagines).
+//! 3. `twins` (the twin check, which also compares the twins' beliefs).
+//! 4. `playout` (one random playout, with its `rejections` probes): it owns the walk and calls
+//!    every check; none calls it. `toy` (the suite's own test game) uses `twins` to re-deal.
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -130,6 +142,8 @@ mod tests;
 mod toy;
 #[path = "conformance/twins.rs"]
 mod twins;
+#[path = "conformance/viewers.rs"]
+mod viewers;
 
 pub use twins::{entry as log_entry, redeal};
 

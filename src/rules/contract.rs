@@ -14,39 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::present::{ChoiceGroup, Presented};
-
-/// A seat at the table, numbered from 0 in the order the seats were created.
-pub type Seat = usize;
-
-/// Who performs an action: a player at a seat, or chance (the service's seeded RNG).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Actor {
-    Seat(Seat),
-    Chance,
-}
-
-/// Who looks at a state or a log entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Viewer {
-    /// The player at this seat: sees their own secrets, nobody else's.
-    Seat(Seat),
-    /// Someone without a seat: sees only what is public.
-    Spectator,
-    /// Everything (only once the game is over, or for full-form log entries).
-    Everyone,
-}
-
-impl Viewer {
-    /// Whether this viewer may see the secrets of `seat`.
-    pub fn sees_secrets_of(self, seat: Seat) -> bool {
-        match self {
-            Viewer::Seat(s) => s == seat,
-            Viewer::Spectator => false,
-            Viewer::Everyone => true,
-        }
-    }
-}
+pub use super::seats::{Actor, Seat, Viewer};
 
 /// The weighted outcomes of a chance step: each distinct outcome once, with how many of the
 /// equally likely elementary outcomes it stands for (a die: six outcomes of weight 1; a bag
@@ -344,14 +312,14 @@ pub trait Ruleset: 'static {
     /// API's answers embed it as it is (building a `Value` first and writing it out again was
     /// a tenth of a submission's CPU in the server).
     fn view_text(state: &Self::State, viewer: Viewer) -> Box<serde_json::value::RawValue> {
-        super::registry::raw_json(&Self::typed_view(state, viewer))
+        raw_json(&Self::typed_view(state, viewer))
     }
     /// The JSON Schema of every value `view` returns (`GET /v1/rulesets/{id}`, the OpenAPI
     /// document); the conformance suite checks each view it meets against it. Named parts go
     /// into `generator`'s definitions. By default: some JSON object.
     fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let _ = generator;
-        super::schema::any_object("The view (not described in detail yet).")
+        any_object("The view (not described in detail yet).")
     }
     /// Who sees this action in full when it is logged; `state` is the state before it.
     fn visibility(state: &Self::State, actor: Actor, action: &Self::Action) -> Visibility;
@@ -505,4 +473,18 @@ pub trait Ruleset: 'static {
                 .map(|a| Self::describe(state, Actor::Seat(seat), a, Viewer::Seat(seat))),
         )
     }
+}
+
+/// `value` as JSON text; `null` should it fail to serialise (a map with non-string keys: no
+/// ruleset's view has one, and the conformance suite checks the text against `view`).
+pub fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_default()
+}
+
+/// A schema for a view not typed yet: any JSON object.
+fn any_object(description: &str) -> schemars::Schema {
+    let mut map = serde_json::Map::new();
+    map.insert("type".to_owned(), serde_json::json!("object"));
+    map.insert("description".to_owned(), serde_json::json!(description));
+    schemars::Schema::from(map)
 }

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::contract::{
     Actor, Next, OptionDoc, OrderDoc, Outcome, RuleError, Ruleset, Seat, SetupError, Viewer,
-    Visibility,
+    Visibility, raw_json,
 };
 use super::notation;
 use super::present::{self, ChoiceGroup, Presented};
@@ -184,12 +184,6 @@ pub fn names_choice(next: &Value, choice: &LegalAction) -> bool {
 }
 
 /// The text of an action given by its notation: `{"notation": "<text>"}` and nothing else.
-/// `value` as JSON text; `null` should it fail to serialise (a map with non-string keys: no
-/// ruleset's view has one, and the conformance suite checks the text against `view`).
-pub fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<RawValue> {
-    serde_json::value::to_raw_value(value).unwrap_or_default()
-}
-
 pub fn notation_of(action: &Value) -> Option<&str> {
     match action.as_object() {
         Some(map) if map.len() == 1 => map.get("notation").and_then(Value::as_str),

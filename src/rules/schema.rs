@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, SchemaGenerator};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::contract::Ruleset;
 
@@ -214,14 +214,6 @@ pub fn for_generators(schema: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(for_generators),
         _ => {}
     }
-}
-
-/// A schema for a view not typed yet: any JSON object.
-pub fn any_object(description: &str) -> schemars::Schema {
-    let mut map = Map::new();
-    map.insert("type".to_owned(), json!("object"));
-    map.insert("description".to_owned(), json!(description));
-    schemars::Schema::from(map)
 }
 
 /// A Wiz-War card is its key in JSON (`"fireball"`), written by hand in `wiz_war::cards`.

@@ -10,7 +10,8 @@
 
 use uuid::Uuid;
 
-use super::games::{GameStatus, event_view, outcome_view};
+use super::game_views::{event_view, outcome_view};
+use super::games::GameStatus;
 use super::views::{ExportPlayer, GameExport};
 use super::{Result, ServiceError, Services};
 use crate::rules::Viewer;
@@ -88,7 +89,7 @@ async fn document(conn: &mut Conn, game: &Game, players: &[SeatPlayer]) -> Resul
                 played_by_bot: game.robots.contains(&p.seat),
             })
             .collect(),
-        clock: super::clock::ClockSettings::of(game),
+        clock: super::deadlines::ClockSettings::of(game),
         created_at: game.created_at,
         ended_at: log.last().map_or(game.updated_at, |e| e.created_at),
         outcome: outcome_view(&game.outcome),

@@ -6,18 +6,18 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::chance;
-use super::clock::ClockSettings;
-use super::submit::{Play, lifecycle_event};
-use super::views::{
-    ActorView, DeadlineView, EventPage, EventView, GameList, GameView, LegalActionView,
-    OutcomeView, RulesetOption, RulesetView, SeatView, StateView,
+use super::deadlines::ClockSettings;
+use super::game_views::{
+    deadline_views, deadlines_of, event_view, game_view, game_view_with, seat_number, seat_of,
+    state_view, viewer_of,
 };
+use super::submit::{Play, lifecycle_event};
+use super::views::{EventPage, GameList, GameView, RulesetOption, RulesetView, StateView};
 use super::{Result, ServiceError, Services};
 use crate::notify::{Compose, Notice};
-use crate::rules::{Game as Ruleset, Viewer};
-use crate::store::clocks::Deadline;
+use crate::rules::Game as Ruleset;
 pub use crate::store::models::GameStatus;
-use crate::store::models::{Event, EventKind, Game, GameUpdate, NewGame, Seat, SeatPlayer};
+use crate::store::models::{EventKind, Game, GameUpdate, NewGame, Seat, SeatPlayer};
 use crate::store::{self, Conn};
 
 pub fn rulesets(svc: &Services) -> Vec<RulesetView> {
@@ -55,63 +55,6 @@ fn ruleset<'a>(svc: &'a Services, id: &str) -> Result<&'a dyn Ruleset> {
     svc.rules
         .get(id)
         .ok_or_else(|| ServiceError::UnknownRuleset(id.to_owned()))
-}
-
-pub fn outcome_view(outcome: &Option<Value>) -> Option<OutcomeView> {
-    outcome
-        .as_ref()
-        .and_then(|o| serde_json::from_value(o.clone()).ok())
-}
-
-pub fn game_view(game: &Game, players: &[SeatPlayer]) -> GameView {
-    game_view_with(game, players, &[])
-}
-
-/// The game with the deadlines of its waiting seats (from `deadlines`, any game's rows).
-pub fn game_view_with(game: &Game, players: &[SeatPlayer], deadlines: &[Deadline]) -> GameView {
-    let seats = (0..game.seat_count)
-        .map(|seat| {
-            let p = players.iter().find(|p| p.seat == seat);
-            SeatView {
-                seat,
-                user_id: p.map(|p| p.user_id),
-                display_name: p.map(|p| p.display_name.clone()),
-                played_by_bot: game.robots.contains(&seat),
-                away: p
-                    .and_then(|p| p.vacation)
-                    .filter(|(_, until)| *until > Utc::now())
-                    .map(|(from, until)| crate::service::seats::Vacation { from, until }),
-            }
-        })
-        .collect();
-    GameView {
-        id: game.id,
-        ruleset: game.ruleset.clone(),
-        options: game.options.clone(),
-        status: game.status.clone(),
-        version: game.version,
-        seats,
-        to_act: game.to_act.clone(),
-        seed_sha256: game.seed_sha256.clone(),
-        seed: is_over(game).then(|| hex::encode(&game.seed)),
-        outcome: outcome_view(&game.outcome),
-        created_at: game.created_at,
-        updated_at: game.updated_at,
-        clock: ClockSettings::of(game),
-        deadlines: deadline_views(game, deadlines),
-    }
-}
-
-/// The deadline of each seat in `to_act` that has one.
-pub fn deadline_views(game: &Game, deadlines: &[Deadline]) -> Vec<DeadlineView> {
-    deadlines
-        .iter()
-        .filter(|d| d.game_id == game.id && game.to_act.contains(&d.seat))
-        .map(|d| DeadlineView {
-            seat: d.seat,
-            due_at: d.due_at,
-        })
-        .collect()
 }
 
 async fn views_of(conn: &mut Conn, games: Vec<Game>) -> Result<Vec<GameView>> {
@@ -388,10 +331,10 @@ pub(crate) async fn join_in(
         .unwrap_or_default();
     let pending = store::invitations::pending_in(conn, &[game_id], Utc::now()).await?;
     let seated: Vec<i32> = taken.iter().map(|p| p.seat).collect();
-    let open = super::invitations::seats_open_to(&email, game.seat_count, &seated, &pending);
+    let open = super::invitees::seats_open_to(&email, game.seat_count, &seated, &pending);
     let mine = pending
         .iter()
-        .find(|i| super::invitations::same_address(&i.email, &email));
+        .find(|i| super::invitees::same_address(&i.email, &email));
     let seat = match seat.or(mine.and_then(|i| i.seat).map(i64::from)) {
         Some(s) => {
             let s = seat_number(&game, s, "seat")?;
@@ -427,14 +370,6 @@ pub async fn get(svc: &Services, game_id: Uuid) -> Result<GameView> {
         .ok_or(ServiceError::NotFound("game"))?;
     let deadlines = deadlines_of(&mut conn, &game).await?;
     Ok(game_view_with(&game, &players, &deadlines))
-}
-
-/// The deadlines of a game with a clock (no query for one without).
-pub async fn deadlines_of(conn: &mut Conn, game: &Game) -> Result<Vec<Deadline>> {
-    if game.clock.is_none() {
-        return Ok(vec![]);
-    }
-    Ok(store::clocks::deadlines_of(conn, game.id).await?)
 }
 
 /// `GET /v1/games`: open games (and active ones with a seat to take over), oldest first.
@@ -490,82 +425,6 @@ pub async fn my_turns(
     })
 }
 
-/// Whether the game is over: finished, or abandoned (every player voted to abort). Then
-/// nothing in it is secret any more: its seed is revealed (the `aborted` entry of an abandoned
-/// game carries it too) and everybody reads its whole log.
-pub fn is_over(game: &Game) -> bool {
-    matches!(game.status(), GameStatus::Finished | GameStatus::Abandoned)
-}
-
-/// Who the caller is at this table.
-pub fn viewer_of(game: &Game, seat: Option<i32>) -> Viewer {
-    if is_over(game) {
-        return Viewer::Everyone;
-    }
-    match seat.and_then(|s| usize::try_from(s).ok()) {
-        Some(s) => Viewer::Seat(s),
-        None => Viewer::Spectator,
-    }
-}
-
-/// `seat` as one of `game`'s seats, or why not (`field` names it in the refusal).
-pub fn seat_number(game: &Game, seat: i64, field: &str) -> Result<i32> {
-    i32::try_from(seat)
-        .ok()
-        .filter(|s| (0..game.seat_count).contains(s))
-        .ok_or_else(|| {
-            ServiceError::Invalid(format!(
-                "{field} must be between 0 and {}",
-                game.seat_count - 1
-            ))
-        })
-}
-
-pub fn seat_of(players: &[SeatPlayer], user: Uuid) -> Option<i32> {
-    players.iter().find(|p| p.user_id == user).map(|p| p.seat)
-}
-
-/// The caller's state of a game from its snapshot.
-pub fn state_view(
-    svc: &Services,
-    game: &Game,
-    seat: Option<i32>,
-    state: Option<&dyn crate::rules::GameState>,
-) -> Result<StateView> {
-    let loaded;
-    let state = match (state, &game.state) {
-        (Some(s), _) => Some(s),
-        (None, Some(json)) => {
-            loaded = svc.load_state(game, json)?;
-            Some(loaded.as_ref())
-        }
-        (None, None) => None,
-    };
-    let viewer = viewer_of(game, seat);
-    let must_act = seat.filter(|s| game.to_act.contains(s) && game.status() == GameStatus::Active);
-    Ok(StateView {
-        version: game.version,
-        status: game.status.clone(),
-        seat,
-        to_act: game.to_act.clone(),
-        view: state.map(|s| s.view_text(viewer)).unwrap_or_default(),
-        legal_actions: match (state, must_act.and_then(|s| usize::try_from(s).ok())) {
-            (Some(state), Some(s)) => state
-                .legal_actions(s)
-                .into_iter()
-                .map(|a| LegalActionView {
-                    action: a.action,
-                    description: a.description,
-                    notation: a.notation,
-                })
-                .collect(),
-            _ => vec![],
-        },
-        outcome: outcome_view(&game.outcome),
-        deadlines: vec![],
-    })
-}
-
 pub async fn state(svc: &Services, user: Uuid, game_id: Uuid) -> Result<StateView> {
     let mut conn = svc.conn().await?;
     let (game, players) = store::games::get_with_players(&mut conn, game_id)
@@ -576,38 +435,6 @@ pub async fn state(svc: &Services, user: Uuid, game_id: Uuid) -> Result<StateVie
     let mut view = state_view(svc, &game, seat_of(&players, user), None)?;
     view.deadlines = deadline_views(&game, &deadlines);
     Ok(view)
-}
-
-/// A log entry as `viewer` may see it.
-pub fn event_view(e: &Event, viewer: Viewer) -> EventView {
-    let full = match (&e.visible_to, viewer) {
-        (None, _) | (_, Viewer::Everyone) => true,
-        (Some(seats), Viewer::Seat(s)) => seats.iter().any(|v| usize::try_from(*v) == Ok(s)),
-        (Some(_), Viewer::Spectator) => false,
-    };
-    let actor = match (e.actor.as_str(), e.seat) {
-        ("seat", Some(seat)) => ActorView::Seat { seat },
-        ("chance", _) => ActorView::Chance,
-        _ => ActorView::System,
-    };
-    EventView {
-        seq: e.seq,
-        actor,
-        kind: e.kind.clone(),
-        action: if full {
-            e.action.clone()
-        } else {
-            e.redacted.clone().unwrap_or(Value::Null)
-        },
-        redacted: !full,
-        description: if full {
-            e.description.clone()
-        } else {
-            e.redacted_description.clone().unwrap_or_default()
-        },
-        notation: if full { e.notation.clone() } else { None },
-        at: e.created_at,
-    }
 }
 
 pub async fn events(

@@ -19,14 +19,12 @@ use std::time::{Duration, Instant};
 
 use uuid::Uuid;
 
+use crate::config::HOT_GAMES;
 use crate::rules::GameState;
 use crate::store::models::{Game, SeatPlayer, User};
 
 /// How long an entry may be used after its players and accounts were read.
 pub const FRESH_FOR: Duration = Duration::from_secs(2);
-/// Entries at most by default (`TURNPOST_HOT_GAMES`); beyond it, stale entries are dropped,
-/// then all (a busy server re-reads).
-pub const CAPACITY: usize = 4096;
 
 /// A game as its last committed turn left it: the row (without its snapshot: the state is
 /// kept decoded), its seated players and their accounts.
@@ -58,7 +56,7 @@ pub struct HotGames {
 
 impl Default for HotGames {
     fn default() -> Self {
-        HotGames::new(CAPACITY)
+        HotGames::new(HOT_GAMES)
     }
 }
 
@@ -211,18 +209,18 @@ mod tests {
     fn the_cache_stays_within_its_capacity() {
         let cache = HotGames::default();
         let t0 = Instant::now();
-        for id in 0..CAPACITY as u128 {
+        for id in 0..HOT_GAMES as u128 {
             cache.put(hot(id, 1, false, t0), t0);
         }
-        assert_eq!(cache.len(), CAPACITY);
+        assert_eq!(cache.len(), HOT_GAMES);
         // Stale entries go first: a full cache of old entries makes room for a new one.
         let later = t0 + FRESH_FOR;
         cache.put(hot(u128::MAX, 1, false, later), later);
         assert_eq!(cache.len(), 1);
         // Full of fresh entries, it starts again rather than grow.
-        for id in 0..(CAPACITY as u128 + 10) {
+        for id in 0..(HOT_GAMES as u128 + 10) {
             cache.put(hot(id, 1, false, later), later);
-            assert!(cache.len() <= CAPACITY);
+            assert!(cache.len() <= HOT_GAMES);
         }
     }
 }

@@ -15,7 +15,8 @@ use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::sender::{self, Arrival, Judged, RelayTrust};
+use super::inbound_verdicts::{Incoming, Verdict, judge, record_only};
+use super::sender::{Arrival, Judged, RelayTrust};
 use super::submit::act;
 use super::{Result, ServiceError, Services};
 use super::{messages, reply_plan};
@@ -32,74 +33,6 @@ pub struct InboundConfig {
     pub max_bytes: usize,
     /// The relay whose `Authentication-Results` are believed.
     pub relay: RelayTrust,
-}
-
-/// One message as it arrived: its bytes and how it came.
-#[derive(Clone, Copy, Debug)]
-pub struct Incoming<'a> {
-    pub raw: &'a [u8],
-    pub arrival: Arrival<'a>,
-}
-
-/// What became of an inbound message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// The move was played; the answer confirms it.
-    Played,
-    /// The answer was read but refused (not a choice, not your turn, the list changed); the
-    /// answer says why and lists the choices now.
-    Refused,
-    /// A command (HELP, STATUS, HISTORY, UNSUBSCRIBE) was carried out and answered.
-    Command,
-    /// A message was posted to the table talk: a reply to a table-talk mail, or `SAY` in a
-    /// reply to a turn mail.
-    Posted,
-    /// A reply to an invitation took its seat (making the invitee's account if needed).
-    Joined,
-    /// A reply to an invitation declined it; the inviter was told.
-    Declined,
-    /// This Message-ID was handled before: nothing more was done.
-    Duplicate,
-    /// An automatic reply (RFC 3834 and the like): recorded, not answered, not played.
-    AutoReply,
-    /// A bounce or delivery report: recorded, not answered, not played.
-    Bounce,
-    /// The reply address carried no token, a malformed or forged one, or one for a seat the
-    /// signer no longer holds.
-    BadToken,
-    /// The token has expired; the player was sent the current state.
-    Expired,
-    /// The sender is not the verified address of the seat's player; the refusal went to that
-    /// player's verified address.
-    WrongSender,
-    /// The sender claims to be the player (or names several addresses) but the message does not
-    /// show it came from them: the envelope sender differs, a DKIM signature does not verify, or
-    /// the trusted relay's DMARC check failed. Refused, answered at the verified address.
-    Unauthenticated,
-    /// Not a readable message.
-    Unreadable,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Played => "played",
-            Verdict::Refused => "refused",
-            Verdict::Command => "command",
-            Verdict::Posted => "posted",
-            Verdict::Joined => "joined",
-            Verdict::Declined => "declined",
-            Verdict::Duplicate => "duplicate",
-            Verdict::AutoReply => "auto_reply",
-            Verdict::Bounce => "bounce",
-            Verdict::BadToken => "bad_token",
-            Verdict::Expired => "expired",
-            Verdict::WrongSender => "wrong_sender",
-            Verdict::Unauthenticated => "unauthenticated",
-            Verdict::Unreadable => "unreadable",
-        }
-    }
 }
 
 /// The result of receiving one message.
@@ -142,17 +75,6 @@ pub async fn receive(
         message_id,
         verdict,
     })
-}
-
-/// Records a verdict that needs no answer; a repeat is `Duplicate`.
-pub(super) async fn record_only(
-    svc: &Services,
-    message_id: &str,
-    verdict: Verdict,
-) -> Result<Verdict> {
-    let mut conn = svc.conn().await?;
-    let fresh = store::inbound::record(&mut conn, message_id, verdict.as_str(), None, None).await?;
-    Ok(if fresh { verdict } else { Verdict::Duplicate })
 }
 
 fn header_text(msg: &Message<'_>, name: &str) -> Option<String> {
@@ -686,23 +608,6 @@ fn capitalise(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-/// Judges a reply's sender against the address `expected` accepts ([`sender::judge`]).
-pub(super) async fn judge(
-    svc: &Services,
-    msg: &Message<'_>,
-    incoming: Incoming<'_>,
-    expected: impl Fn(&str) -> bool,
-) -> Judged {
-    sender::judge(
-        msg,
-        incoming.raw,
-        expected,
-        &svc.inbound.relay,
-        incoming.arrival,
-    )
-    .await
 }
 
 /// Whether `given` is the configured inbound secret (compared in constant time).

@@ -11,9 +11,10 @@ use chrono::Utc;
 use diesel_async::AsyncConnection;
 use mail_parser::Message;
 
-use super::inbound::{Incoming, Verdict, judge, record_only};
+use super::inbound_verdicts::{Incoming, Verdict, judge, record_only};
 use super::invitation_mail::{ANSWER_KIND, Note, greeting, note, reply_address};
-use super::invitations::{accept_in, account_for, decline_in, same_address};
+use super::invitations::{accept_in, account_for, decline_in};
+use super::invitees::same_address;
 use super::sender::Judged;
 use super::{Result, ServiceError, Services};
 use crate::auth::reply::TokenError;

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Services;
-use super::clock::ClockSettings;
+use super::deadlines::ClockSettings;
 use crate::notify::names::for_strangers;
 use crate::store::models::{Game, SeatPlayer};
 

@@ -7,7 +7,7 @@ use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use super::games::{event_view, seat_of, viewer_of};
+use super::game_views::{event_view, seat_of, viewer_of};
 use super::{Result, ServiceError, Services};
 use crate::auth::jwt::Purpose;
 use crate::auth::reply::{self, ReplyTicket, TalkTo, choices_fingerprint};
@@ -434,7 +434,7 @@ impl Letter<'_> {
             .filter(|s| **s != seat)
             .map(|s| name_of(self.names, *s))
             .collect();
-        let outcome = super::games::outcome_view(&game.outcome);
+        let outcome = super::game_views::outcome_view(&game.outcome);
         let (game_name, short_id) = (self.game_name, short(game.id));
         let subject = match (self.notice, self.answer) {
             (Notice::Answer, Some(a)) => format!("{game_name} {short_id}: {}", a.verdict),
@@ -694,14 +694,16 @@ pub fn verification_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         subject,
         templates::render("verify_email", &ctx)?,
     );
-    outbox_row(
-        svc,
-        None,
-        Some(user.id),
-        super::users::VERIFY_EMAIL_KIND,
-        mail,
-    )
+    outbox_row(svc, None, Some(user.id), VERIFY_EMAIL_KIND, mail)
 }
+
+/// The outbox kind of the verification mail.
+pub const VERIFY_EMAIL_KIND: &str = "verify_email";
+
+/// The outbox kind of the mail with the link that creates the account.
+pub const CONFIRM_KIND: &str = "confirm_registration";
+/// The outbox kind of the mail to an address that has an account already.
+pub const EXISTS_KIND: &str = "account_exists";
 
 /// The mail of a registration of a free address: the link (its page has the button that
 /// creates the account) and the token for programs.
@@ -722,10 +724,10 @@ pub fn registration_mail(
     let mail = account_mail(
         &pending.email,
         subject,
-        templates::render(super::registration::CONFIRM_KIND, &ctx)?,
+        templates::render(CONFIRM_KIND, &ctx)?,
     );
     // No account yet: the row names none, and goes to the address that asked.
-    outbox_row(svc, None, None, super::registration::CONFIRM_KIND, mail)
+    outbox_row(svc, None, None, CONFIRM_KIND, mail)
 }
 
 /// The mail to an address that has an account already, when somebody registers with it:
@@ -736,17 +738,18 @@ pub fn account_exists_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         "recipient": user.display_name,
         "email": user.email,
         "sign_in_url": format!("{}/signin", svc.mail.base_url),
-        "has_password": super::users::has_password(user),
+        // An account made by an invitation signs in by mailed links until it has a password.
+        "has_password": !user.password_hash.is_empty(),
         "base_url": svc.mail.base_url,
         "subject": subject,
     });
     let mail = account_mail(
         &user.email,
         subject,
-        templates::render(super::registration::EXISTS_KIND, &ctx)?,
+        templates::render(EXISTS_KIND, &ctx)?,
     );
     // Whatever the account's preferences or the address's state: it is about the address.
-    outbox_row(svc, None, None, super::registration::EXISTS_KIND, mail)
+    outbox_row(svc, None, None, EXISTS_KIND, mail)
 }
 
 /// The mail of "mail me a sign-in link": a link that signs `user` in and opens `next` (a path

@@ -11,8 +11,9 @@
 
 use chrono::{DateTime, Duration, NaiveTime, Utc};
 
-use super::inbound::Verdict;
-use super::seats::{self, Vacation};
+use super::inbound_verdicts::Verdict;
+use super::seats;
+use super::views::Vacation;
 use super::{Result, ServiceError, Services, messages};
 use crate::auth::reply::{Confirm, ReplyTicket};
 use crate::notify::reply_text::{self, Away, Command};

@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Utc};
 use diesel_async::AsyncConnection;
 use uuid::Uuid;
 
-use super::games::{seat_number, seat_of};
+use super::game_views::{seat_number, seat_of};
 use super::submit::Idempotency;
 use super::views::{MessagePage, MessageView};
 use super::{Result, ServiceError, Services};

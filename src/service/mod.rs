@@ -1,4 +1,23 @@
 //! Use cases: one transaction each. `http` calls these; they call `store` and `rules`.
+//!
+//! The files read one way, bottom floor first; a file uses only the floors below it (this
+//! file, the entrance, holds `Services` and the error every use case returns):
+//!
+//! 1. Values and small pieces, using no other file here (or only one below): `views` (what
+//!    the use cases return), `deadlines` (a game's clock and its deadline rows), `chance`,
+//!    `cursor`, `limits`, `sessions`, `hot`, `invitees`, `sender`, `reply_plan`,
+//!    `inbound_verdicts`, `invitation_words`, `stream_slots`, `api_tokens`, `duel`.
+//! 2. Reading: `game_views` (a stored game as the use cases show it), `webhooks` (the
+//!    account's hooks and the events a move queues for them), `bot_serve`.
+//! 3. Mail: `mail` (the mails of a game and of an account, as outbox rows), `export`,
+//!    `preview`, then `invitation_mail`, `mail_sizes` and `users`.
+//! 4. `submit`: a turn played and committed (`Play`), which every use case that moves a game
+//!    goes through.
+//! 5. The use cases on top of it: `games`, `seats`, `messages`, `orders`, `robots`,
+//!    `announce`, `upgrade`, `pace`; then `invitations`, `streams`, `mail_commands` and the
+//!    deadline worker `clock`.
+//! 6. Inbound mail: `invitation_replies`, and on top `inbound`, the receiver, which owns the
+//!    dispatch of a reply to the use case it answers.
 
 pub mod announce;
 pub mod api_tokens;
@@ -6,15 +25,19 @@ pub mod bot_serve;
 pub mod chance;
 pub mod clock;
 pub mod cursor;
+pub mod deadlines;
 pub mod duel;
 pub mod export;
+pub mod game_views;
 pub mod games;
 pub mod hot;
 pub mod inbound;
+pub mod inbound_verdicts;
 pub mod invitation_mail;
 pub mod invitation_replies;
 pub mod invitation_words;
 pub mod invitations;
+pub mod invitees;
 pub mod limits;
 pub mod mail;
 pub mod mail_commands;

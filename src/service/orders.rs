@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::games::seat_of;
+use super::game_views::seat_of;
 use super::submit::Play;
 use super::{Result, ServiceError, Services};
 use crate::store::models::{Game, GameStatus, SeatPlayer, User};

@@ -9,7 +9,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::games::{seat_of, viewer_of};
+use super::game_views::{seat_of, viewer_of};
 use super::views::LegalActionView;
 use super::{Result, ServiceError, Services};
 use crate::rules::registry::names_choice;

@@ -17,10 +17,6 @@ use crate::store::{self, models::NewUser, models::PendingRegistration};
 
 /// How long a registration's link is good for.
 pub const REGISTRATION_TTL_SECS: i64 = 24 * 3600;
-/// The outbox kind of the mail with the link that creates the account.
-pub const CONFIRM_KIND: &str = "confirm_registration";
-/// The outbox kind of the mail to an address that has an account already.
-pub const EXISTS_KIND: &str = "account_exists";
 
 /// What registering answers, whoever owns the address.
 pub const ACCEPTED_DETAIL: &str = "If the address can receive mail, a message is on its way \
@@ -68,7 +64,7 @@ pub async fn register(
             let recent = store::registrations::mails_to(
                 conn,
                 email,
-                vec![CONFIRM_KIND, EXISTS_KIND],
+                vec![mail::CONFIRM_KIND, mail::EXISTS_KIND],
                 now - day(),
                 cap.into(),
             )

@@ -9,10 +9,10 @@ use serde_json::json;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::clock::{ClockSettings, due_at};
-use super::games::{deadlines_of, game_view_with, seat_of};
+use super::deadlines::{ClockSettings, due_at};
+use super::game_views::{deadlines_of, game_view_with, seat_of};
 use super::submit::{Play, lifecycle_event};
-use super::views::GameView;
+use super::views::{GameView, Vacation};
 use super::{Result, ServiceError, Services};
 use crate::notify::{Answer, Compose, Notice, Show};
 use crate::rules::Outcome;
@@ -400,14 +400,6 @@ async fn tell_who_left(
     )?;
     store::outbox::enqueue(conn, &rows).await?;
     Ok(())
-}
-
-/// A player's vacation: their clocks stand still from `from` to `until`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Vacation {
-    pub from: DateTime<Utc>,
-    pub until: DateTime<Utc>,
 }
 
 /// The vacation as kept, with the days left this year.

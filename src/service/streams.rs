@@ -9,12 +9,10 @@
 use std::collections::HashSet;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use serde::Serialize;
 use serde_json::Value;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::views::EventPage;
+use super::views::{EventPage, GameOverNotice, InvitationNotice, TurnNotice};
 use super::{Result, ServiceError, Services, games};
 use crate::store::{self, games::GameMark, models::GameStatus, models::Invitation};
 
@@ -39,42 +37,6 @@ pub async fn log_after(
         None => return Err(ServiceError::NotFound("game")),
     };
     Ok((page, over))
-}
-
-/// `your-turn`: a game waits on the account.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-pub struct TurnNotice {
-    pub game: Uuid,
-    pub ruleset: String,
-    /// The version to send as `expected_version`.
-    pub version: i64,
-    /// The account's seat, which has to act.
-    pub seat: i32,
-}
-
-/// `game-over`: a game of the account's has ended (`finished`, or `abandoned`).
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-pub struct GameOverNotice {
-    pub game: Uuid,
-    pub ruleset: String,
-    pub version: i64,
-    /// `finished` or `abandoned`.
-    #[schema(value_type = crate::store::models::GameStatus)]
-    pub status: String,
-    /// The outcome, as `GameView.outcome` has it.
-    #[schema(value_type = Option<Object>)]
-    pub outcome: Option<Value>,
-}
-
-/// `invitation`: an invitation to an open game was mailed to the account's address (the
-/// link to accept it is in that mail).
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-pub struct InvitationNotice {
-    pub invitation: Uuid,
-    pub game: Uuid,
-    /// The invited seat; `null` for the lowest free one.
-    pub seat: Option<i32>,
-    pub invited_by: Uuid,
 }
 
 /// One notice of an account's stream.

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::games::{event_view, seat_of, state_view, viewer_of};
+use super::game_views::{event_view, seat_of, state_view, viewer_of};
 use super::hot::HotGame;
 use super::views::SubmitResult;
 use super::{Result, ServiceError, Services, chance};
@@ -453,7 +453,7 @@ impl Play {
         if game.clock.is_some() {
             // A game with a clock is always played in a transaction that holds its row lock
             // (see `submit`): its deadlines change with the turn, atomically.
-            super::clock::sync(conn, game, users, &self.deciders(), self.now).await?;
+            super::deadlines::sync(conn, game, users, &self.deciders(), self.now).await?;
         }
         Ok(())
     }

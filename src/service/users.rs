@@ -6,6 +6,7 @@ use uuid::Uuid;
 use diesel_async::AsyncConnection;
 
 use super::limits::{ClientKey, daily_cap, day, hours};
+use super::mail::VERIFY_EMAIL_KIND;
 use super::views::{PreferencesView, UserView};
 use super::{Result, ServiceError, Services, mail};
 use crate::auth::jwt::Purpose;
@@ -235,9 +236,6 @@ pub async fn current(svc: &Services, id: Uuid) -> Result<Option<User>> {
     let mut conn = svc.conn().await?;
     Ok(store::users::by_id(&mut conn, id).await?)
 }
-
-/// The outbox kind of the verification mail.
-pub const VERIFY_EMAIL_KIND: &str = "verify_email";
 
 /// `POST /v1/me/email/verification`: sends the verification mail again, unless the account
 /// was sent `verification_mails_per_day` of them in the last 24 hours (the registration's

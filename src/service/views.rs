@@ -6,6 +6,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::deadlines::ClockSettings;
+
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct UserView {
     pub id: Uuid,
@@ -23,7 +25,7 @@ pub struct SeatView {
     /// absent (too many timeouts in a row) or resigned.
     pub played_by_bot: bool,
     /// The player's vacation, while it is set and not over: their clocks stand still.
-    pub away: Option<crate::service::seats::Vacation>,
+    pub away: Option<Vacation>,
 }
 
 /// How a game ended.
@@ -55,7 +57,7 @@ pub struct GameView {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// The game's clock; `null` for a game without deadlines.
-    pub clock: Option<crate::service::clock::ClockSettings>,
+    pub clock: Option<ClockSettings>,
     /// The deadline of each seat in `to_act` (a game with a clock only).
     pub deadlines: Vec<DeadlineView>,
 }
@@ -246,7 +248,7 @@ pub struct GameExport {
     pub status: String,
     pub players: Vec<ExportPlayer>,
     /// The game's clock; `null` for a game without deadlines.
-    pub clock: Option<crate::service::clock::ClockSettings>,
+    pub clock: Option<ClockSettings>,
     pub created_at: DateTime<Utc>,
     /// When the last log entry was written.
     pub ended_at: DateTime<Utc>,
@@ -262,4 +264,48 @@ pub struct GameExport {
     /// The whole log, from seq 1, nothing redacted: as the events list gives it once the game
     /// is over.
     pub log: Vec<EventView>,
+}
+
+/// A player's vacation: their clocks stand still from `from` to `until`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Vacation {
+    pub from: DateTime<Utc>,
+    pub until: DateTime<Utc>,
+}
+
+/// `your-turn`: a game waits on the account.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct TurnNotice {
+    pub game: Uuid,
+    pub ruleset: String,
+    /// The version to send as `expected_version`.
+    pub version: i64,
+    /// The account's seat, which has to act.
+    pub seat: i32,
+}
+
+/// `game-over`: a game of the account's has ended (`finished`, or `abandoned`).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct GameOverNotice {
+    pub game: Uuid,
+    pub ruleset: String,
+    pub version: i64,
+    /// `finished` or `abandoned`.
+    #[schema(value_type = crate::store::models::GameStatus)]
+    pub status: String,
+    /// The outcome, as `GameView.outcome` has it.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+}
+
+/// `invitation`: an invitation to an open game was mailed to the account's address (the
+/// link to accept it is in that mail).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct InvitationNotice {
+    pub invitation: Uuid,
+    pub game: Uuid,
+    /// The invited seat; `null` for the lowest free one.
+    pub seat: Option<i32>,
+    pub invited_by: Uuid,
 }

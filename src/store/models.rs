@@ -212,7 +212,7 @@ pub struct Game {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub waiting_since: Option<DateTime<Utc>>,
-    /// The clock settings (`service::clock::ClockSettings`), or none.
+    /// The clock settings (`service::deadlines::ClockSettings`), or none.
     pub clock: Option<Value>,
     /// Seats the built-in bot plays at once (bots, absent and resigned players).
     pub robots: Vec<i32>,

@@ -9,7 +9,8 @@ use serde_json::json;
 use super::pages::{form_sender, me, me_json, page, see_other, signed_in, to_sign_in};
 use super::session;
 use super::{PageError, render};
-use crate::service::seats::{self, VACATION_DAYS_PER_YEAR, Vacation};
+use crate::service::seats::{self, VACATION_DAYS_PER_YEAR};
+use crate::service::views::Vacation;
 use crate::service::{ServiceError, Services, users};
 
 type Page = Result<HttpResponse, PageError>;
@@ -172,7 +173,7 @@ pub async fn password(
     let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {
         return Ok(to_sign_in("/settings"));
     };
-    let client = crate::http::client::client_of(&req, &svc);
+    let client = super::client::client_of(&req, &svc);
     let changed = users::change_password(
         &svc,
         client,

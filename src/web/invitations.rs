@@ -16,7 +16,8 @@ use super::pages::{form_sender, me, me_json, page, see_other, to_sign_in};
 use super::session;
 use super::{PageError, render};
 use crate::service::invitation_words::describe;
-use crate::service::invitations::{self, same_address};
+use crate::service::invitations;
+use crate::service::invitees::same_address;
 use crate::service::{ServiceError, Services};
 use crate::store;
 use crate::store::models::{GameStatus, Invitation, User};
@@ -176,7 +177,7 @@ async fn newcomer(
     id: Uuid,
     here: &str,
 ) -> Page {
-    let client = crate::http::client::client_of(req, svc);
+    let client = super::client::client_of(req, svc);
     let mut conn = svc.conn().await?;
     let (inv, _, _) = invitations::load(svc, id).await?;
     if store::users::by_email(&mut conn, &inv.email)
@@ -242,36 +243,6 @@ pub async fn answer_by_id(
         }
         _ => Err(PageError::not_found()),
     }
-}
-
-/// The pending invitations of `user`, for the home page.
-pub async fn pending_for(svc: &Services, user: &User) -> Result<Vec<serde_json::Value>, PageError> {
-    let mut conn = svc.conn().await?;
-    let pending = store::invitations::pending_for(&mut conn, &user.email, Utc::now())
-        .await
-        .map_err(ServiceError::from)?;
-    let mut out = vec![];
-    for inv in pending.iter().take(50) {
-        let Some((game, players)) = store::games::get_with_players(&mut conn, inv.game_id)
-            .await
-            .map_err(ServiceError::from)?
-        else {
-            continue;
-        };
-        let inviter = players
-            .iter()
-            .find(|p| p.user_id == inv.invited_by)
-            .map(|p| p.display_name.clone())
-            .unwrap_or_default();
-        let words = describe(svc, &game, &players, &inviter, inv.seat);
-        out.push(json!({
-            "id": inv.id,
-            "game_id": game.id,
-            "game": words,
-            "expires_at": inv.expires_at.format("%Y-%m-%d %H:%M UTC").to_string(),
-        }));
-    }
-    Ok(out)
 }
 
 #[derive(Deserialize)]

@@ -3,14 +3,21 @@
 //! sessions opened from the links in mail, CSRF tokens on every form, and a live stream per
 //! game. Pages call the same use cases (`service`) as the JSON API.
 //!
-//! - `session.rs`: the session cookie, sign-in links, CSRF.
-//! - `pages.rs`: home, sign-in, registration, the game page, its log and its live stream.
-//! - `tables.rs`: the new-game form and joining; `account.rs`: verification and settings.
-//! - `invitations.rs`: the invitation page (Accept, Decline, registering by its link).
-//! - `live.rs`: `LISTEN turnpost_games`, fanned out to the pages' event streams.
-//! - `templates/`, `assets/`: the pages, the style sheet and the script.
+//! The files read one way, bottom floor first (a file uses only the floors below it; this
+//! file, the entrance, renders and routes):
+//!
+//! 1. `session.rs`: the session cookie, sign-in links, CSRF; `live.rs`: `LISTEN
+//!    turnpost_games`, fanned out to the pages' event streams (and the API's); `client.rs`: who
+//!    is asking, for the rate limits (the API's too).
+//! 2. `pages.rs`: home, sign-in, registration, the game page, its log and its live stream, and
+//!    the helpers the other pages share.
+//! 3. `tables.rs`: the new-game form and joining; `account.rs`: verification and settings;
+//!    `invitations.rs`: the invitation page (Accept, Decline, registering by its link).
+//!
+//! `templates/`, `assets/`: the pages, the style sheet and the script.
 
 pub mod account;
+pub mod client;
 pub mod invitations;
 pub mod live;
 pub mod pages;

@@ -6,6 +6,7 @@ use std::time::Duration;
 use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
+use chrono::Utc;
 use futures_util::stream;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -17,14 +18,15 @@ use super::{PageError, html, render};
 use crate::auth::jwt::Purpose;
 use crate::notify::reply_text;
 use crate::rules::present::name_seats;
-use crate::service::games::{event_view, outcome_view, seat_of, viewer_of};
+use crate::service::game_views::{self, event_view, outcome_view, seat_of, viewer_of};
+use crate::service::invitation_words::describe;
 use crate::service::mail::names_by_seat;
 use crate::service::views::GameView;
 use crate::service::{
     ServiceError, Services, games, messages, preview, registration, submit, users,
 };
 use crate::store;
-use crate::store::models::{Game, GameStatus};
+use crate::store::models::{Game, GameStatus, User};
 
 type Page = Result<HttpResponse, PageError>;
 
@@ -180,7 +182,7 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
         .collect();
     let waiting: Vec<Uuid> = turns.iter().map(|g| g.id).collect();
     let line = |g: &GameView| summary(&svc, g, user.id);
-    let invited = super::invitations::pending_for(&svc, &user).await?;
+    let invited = pending_for(&svc, &user).await?;
     let joinable = joinable(&svc, &user, &open).await?;
     let ctx = json!({
         "me": me_json(&user),
@@ -197,6 +199,36 @@ pub async fn home(req: HttpRequest, svc: web::Data<Services>) -> Page {
         "finished": finished.iter().map(line).collect::<Vec<_>>(),
     });
     Ok(page(StatusCode::OK, render("home.html", &ctx)?, &csrf))
+}
+
+/// The pending invitations of `user`, for the home page.
+async fn pending_for(svc: &Services, user: &User) -> Result<Vec<serde_json::Value>, PageError> {
+    let mut conn = svc.conn().await?;
+    let pending = store::invitations::pending_for(&mut conn, &user.email, Utc::now())
+        .await
+        .map_err(ServiceError::from)?;
+    let mut out = vec![];
+    for inv in pending.iter().take(50) {
+        let Some((game, players)) = store::games::get_with_players(&mut conn, inv.game_id)
+            .await
+            .map_err(ServiceError::from)?
+        else {
+            continue;
+        };
+        let inviter = players
+            .iter()
+            .find(|p| p.user_id == inv.invited_by)
+            .map(|p| p.display_name.clone())
+            .unwrap_or_default();
+        let words = describe(svc, &game, &players, &inviter, inv.seat);
+        out.push(json!({
+            "id": inv.id,
+            "game_id": game.id,
+            "game": words,
+            "expires_at": inv.expires_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        }));
+    }
+    Ok(out)
 }
 
 /// The open games with a seat `user` may take (seats held for invited players are not).
@@ -225,7 +257,7 @@ async fn joinable(
                 .cloned()
                 .collect();
             let seats = i32::try_from(g.seats.len()).unwrap_or(0);
-            crate::service::invitations::seats_open_to(&user.email, seats, &taken, &held).is_ok()
+            crate::service::invitees::seats_open_to(&user.email, seats, &taken, &held).is_ok()
         })
         .map(|g| g.id)
         .collect())
@@ -268,7 +300,7 @@ pub async fn sign_in(
         return Err(PageError::forbidden_form());
     }
     let next = session::local_path(form.next.as_deref());
-    let client = crate::http::client::client_of(&req, &svc);
+    let client = super::client::client_of(&req, &svc);
     match users::login(&svc, client, &form.email, &form.password).await {
         Ok((token, _)) => {
             let session = svc
@@ -419,7 +451,7 @@ pub async fn register(
         return Err(PageError::forbidden_form());
     }
     let next = session::local_path(form.next.as_deref());
-    let client = crate::http::client::client_of(&req, &svc);
+    let client = super::client::client_of(&req, &svc);
     let registered = registration::register(
         &svc,
         client,
@@ -744,7 +776,7 @@ async fn game_context(
     };
     let (deadlines, seat_clocks) = if active {
         let mut conn = svc.conn().await?;
-        let deadlines = games::deadlines_of(&mut conn, game).await?;
+        let deadlines = game_views::deadlines_of(&mut conn, game).await?;
         let clocks = store::clocks::seat_clocks(&mut conn, game.id)
             .await
             .map_err(ServiceError::from)?;
@@ -915,7 +947,7 @@ async fn invited_context(
         .map_err(ServiceError::from)?;
     let mine = pending
         .iter()
-        .find(|i| crate::service::invitations::same_address(&i.email, &user.email))
+        .find(|i| crate::service::invitees::same_address(&i.email, &user.email))
         .map(|i| i.id);
     let shown = match seat {
         Some(_) => pending
@@ -1210,7 +1242,7 @@ pub async fn live(
     // The API streams' limits (issue 43): the page's stream holds a connection as long.
     let slot = svc
         .streams
-        .take(user.id, crate::http::client::client_of(&req, &svc))?;
+        .take(user.id, super::client::client_of(&req, &svc))?;
     let rx = live.subscribe();
     let (game, _) = load(&svc, id).await?;
     let first = format!("retry: 2000\nevent: version\ndata: {}\n\n", game.version);

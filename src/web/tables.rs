@@ -173,7 +173,7 @@ pub async fn create(
     };
     let table = games::NewTable {
         options,
-        clock: crate::service::clock::ClockSettings::parse(clock.as_ref())?,
+        clock: crate::service::deadlines::ClockSettings::parse(clock.as_ref())?,
         bots,
     };
     let game = games::create(&svc, user.id, ruleset, seats, &table)

@@ -16,7 +16,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::twins::asked;
+use super::viewers::asked;
 use super::{Secrets, Stats, first_difference, to_json};
 use crate::rules::{Seat, Viewer};
 

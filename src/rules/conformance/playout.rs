@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
+use super::viewers::viewers;
 use super::{
     Config, Secrets, Stats, belief, first_difference, probe, secrets, short, to_json, twins,
 };
@@ -372,7 +373,7 @@ impl<R: Secrets> Playout<'_, R> {
         }
         // The service writes the snapshot as text straight from the state
         // (`GameState::to_json_text`): the same JSON.
-        let text = crate::rules::registry::raw_json(&self.state);
+        let text = crate::rules::raw_json(&self.state);
         let read: Value = serde_json::from_str(text.get()).unwrap_or(Value::Null);
         assert!(
             read == *json,
@@ -666,14 +667,6 @@ fn apply_erased(
         Actor::Seat(s) => state.apply_json(s, value),
         Actor::Chance => state.apply_as(actor, value),
     }
-}
-
-/// Every seat and the spectator: the viewers who must not see others' secrets.
-pub(super) fn viewers(seats: usize) -> Vec<Viewer> {
-    (0..seats)
-        .map(Viewer::Seat)
-        .chain([Viewer::Spectator])
-        .collect()
 }
 
 fn one_line(text: &str, what: impl FnOnce() -> String) {

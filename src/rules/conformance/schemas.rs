@@ -12,7 +12,7 @@ use std::rc::Rc;
 use jsonschema::Validator;
 use serde_json::Value;
 
-use super::playout::viewers;
+use super::viewers::viewers;
 use crate::rules::Ruleset;
 use crate::rules::schema::schemas_of;
 

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::playout::viewers;
+use super::viewers::viewers;
 use super::{Secrets, Stats, short, to_json};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 

@@ -421,7 +421,7 @@ impl<const FLAW: u8> Ruleset for Toy<FLAW> {
         {
             fields.remove("scores");
         }
-        crate::rules::registry::raw_json(&view)
+        crate::rules::raw_json(&view)
     }
 
     fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

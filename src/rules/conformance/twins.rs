@@ -21,7 +21,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 
-use super::playout::viewers;
+use super::viewers::{asked, viewers};
 use super::{Secrets, Stats, belief, first_difference, short, to_json};
 use crate::rules::{Actor, Next, Seat, Viewer};
 
@@ -332,15 +332,6 @@ pub fn entry<R: Secrets>(
         )
     };
     format!("{visibility:?} {json} {text:?}")
-}
-
-/// Who the game waits for, as everyone sees it (a chance step's weights are the service's).
-pub(super) fn asked<R: Secrets>(state: &R::State) -> String {
-    match R::next(state) {
-        Next::Players(seats) => format!("seats {seats:?} are asked"),
-        Next::Chance(_) => "a chance step".to_owned(),
-        Next::Over(outcome) => format!("the game is over: {outcome:?}"),
-    }
 }
 
 /// Re-deals `secret` (a seat's hidden cards) from `pool` (cards nobody sees, of the same

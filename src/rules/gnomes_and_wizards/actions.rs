@@ -489,7 +489,7 @@ pub fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), Rul
             if !legal_actions(state, seat).contains(action) {
                 return Err(RuleError::illegal(format!(
                     "that is not allowed now: {}",
-                    super::view::prompt(state)
+                    super::prompt::prompt(state)
                 )));
             }
             decide(&mut after, seat, action);

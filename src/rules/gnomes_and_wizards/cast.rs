@@ -606,10 +606,7 @@ pub fn open_movement_window(state: &mut State) {
 /// may retract their initial agreement at any point, even if it is in the middle of the act
 /// being played out" (l.531, whose example is this very move).
 fn retracting_allies(state: &State, current: Seat) -> Vec<Seat> {
-    if state.options.edition < 2
-        || state.options.own_turn_casting
-        || !super::turn::occupation_applies(state)
-    {
+    if state.options.edition < 2 || state.options.own_turn_casting || !state.occupation_applies() {
         return Vec::new();
     }
     let Some(tile) = state

@@ -453,6 +453,24 @@ pub fn card(id: CardId) -> Option<(Deck, &'static Ability)> {
         .map(|a| (Deck::Secret, a))
 }
 
+/// A die face as the log, the table and the choices name it ("move/attack", "shield").
+pub fn face_name(f: Face) -> &'static str {
+    match f {
+        Face::MoveAttack => "move/attack",
+        Face::Shield => "shield",
+        Face::Crystal => "crystal",
+        Face::Horn => "horn",
+    }
+}
+
+/// A deck as the log and the table name it ("Learned", "Secret").
+pub fn deck_name(deck: Deck) -> &'static str {
+    match deck {
+        Deck::Learned => "Learned",
+        Deck::Secret => "Secret",
+    }
+}
+
 pub fn card_name(id: CardId) -> String {
     card(id).map_or_else(|| format!("card {id}"), |(_, a)| a.name.to_owned())
 }

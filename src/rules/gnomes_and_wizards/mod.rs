@@ -2,13 +2,26 @@
 //! rounds on a board of triangle tiles that crumbles from round six. Rulings, stand-in content
 //! and the mapping onto the engine are in `docs/rules/gnomes-and-wizards.md`.
 //!
-//! - `data`: tribes, units, abilities, the 44 cards and the die (stand-ins, as data).
-//! - `board`: the triangular grid, the shapes, mines, halves and leader starts.
-//! - `state`: the state; `setup`: set-up; `turn`: the turn and the end of the game;
-//!   `combat`: damage, attacks, flips and falls, counters; `cast`: abilities and reaction
-//!   windows; `solo`: the automaton; `actions`: actions, `next`, legality, `apply`;
-//!   `view`: views, log visibility and descriptions; `evaluate`: how well a seat stands, for
-//!   the built-in bots.
+//! The files read one way, bottom floor first: a file uses only files on the floors below it
+//! (and, on the top floor, `present` uses `view`). This file is the entrance: it assembles
+//! them into the `Ruleset`.
+//!
+//! 1. Data: `data` (tribes, units, abilities, the 44 cards and the die, and their names:
+//!    stand-ins, as data) and `board` (the triangular grid, the shapes, mines, halves and
+//!    leader starts).
+//! 2. The state: `state`, and the questions asked of it.
+//! 3. The rules, each step below the steps that call it: `combat` (damage, attacks, flips and
+//!    falls, counters); `call` (Call to War and charging) and `solo` (the automaton: what the
+//!    crumbling earth may flip, its strike back); `cast` (abilities and reaction windows);
+//!    `turn` (the turn and the end of the game; it owns the dispatch between the steps, so a
+//!    step that must go on to another returns to it); `setup` (set-up, then the first turn);
+//!    `prompt` (what the game waits for, in words); `actions` (the actions, `next`, legality,
+//!    `apply`: the top of the rules, which refuses with the prompt).
+//! 4. What people and bots make of it, reading the rules and never read by them: `view`
+//!    (views, log visibility and descriptions), `present` (the table and the grouped choices
+//!    in words), `picture` (SVG), `notation`, `orders` (standing orders), `evaluate` (how well
+//!    a seat stands) and `belief` (what a seat imagines of the cards it cannot see), the last
+//!    two for the built-in bots.
 
 mod actions;
 mod belief;
@@ -22,6 +35,7 @@ mod notation;
 mod orders;
 mod picture;
 mod present;
+mod prompt;
 mod setup;
 mod solo;
 mod state;

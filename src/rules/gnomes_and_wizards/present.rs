@@ -376,13 +376,3 @@ fn variant_text(v: Variant) -> &'static str {
         }
     }
 }
-
-/// A die face as the log and the choices name it ("move/attack", "shield").
-pub(super) fn face_name(face: super::data::Face) -> &'static str {
-    text::face(face)
-}
-
-/// A deck as the log and the table name it ("Learned", "Secret").
-pub(super) fn deck_name(deck: super::data::Deck) -> &'static str {
-    text::deck_name(deck)
-}

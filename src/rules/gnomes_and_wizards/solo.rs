@@ -5,8 +5,7 @@
 use super::board::TileId;
 use super::combat;
 use super::data::{Token, unit_stats};
-use super::state::{State, Status, Step, UnitRef};
-use super::turn;
+use super::state::{State, Status, UnitRef};
 
 /// Solo flippable tiles: face up, not a mine, on the outer edge or sharing a flat edge with a
 /// flipped tile.
@@ -106,26 +105,6 @@ pub fn crumble_choices(state: &State) -> Vec<TileId> {
         })
         .collect();
     if icons.is_empty() { flippable } else { icons }
-}
-
-/// One automatic flip of the crumbling earth, or a question to the player on a tie.
-/// Returns whether the state moved on.
-pub fn crumble(state: &mut State) -> bool {
-    let choices = crumble_choices(state);
-    match choices.as_slice() {
-        [] => {
-            turn::set_step(state, Step::Flip { left: 0 });
-            true
-        }
-        [t] => {
-            turn::declare_flip(state, *t);
-            true
-        }
-        _ => {
-            state.solo_choice = choices;
-            false
-        }
-    }
 }
 
 /// "Anytime the player attacks an enemy unit, all enemy units in that space attack the unit

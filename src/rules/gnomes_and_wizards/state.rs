@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Options;
 use super::board::{Geometry, Side, TileId};
 use super::data::{self, Ability, CardId, Deck, Face, Token, Tribe, unit_stats};
+use super::{Options, Variant};
 use crate::rules::Seat;
 
 /// A unit: `owner` is the index into [`State::players`] (a seat, or the solo automaton at 1);
@@ -567,6 +567,11 @@ impl State {
 
     pub fn solo(&self) -> bool {
         self.seats == 1
+    }
+
+    /// Whether the enemy-occupation rule is in play: with its variant, and always in solo.
+    pub fn occupation_applies(&self) -> bool {
+        self.solo() || self.options.has(Variant::EnemyOccupation)
     }
 
     pub fn player(&self, owner: usize) -> Option<&Player> {

@@ -101,7 +101,7 @@ fn step_once(state: &mut State) -> bool {
                 return true;
             }
             if state.solo() {
-                return solo::crumble(state);
+                return crumble(state);
             }
             if combat::flippable(state, 2).is_empty() {
                 begin_roll(state, seat);
@@ -412,7 +412,7 @@ pub fn stop_for_enemies(state: &mut State, seat: Seat, slot: u8) {
     else {
         return;
     };
-    if occupation_applies(state) && !state.flipped(at) && enemies_unoccupied(state, seat, at) {
+    if state.occupation_applies() && !state.flipped(at) && enemies_unoccupied(state, seat, at) {
         state.moving = None;
         if occupation_targets(state, seat, slot).is_empty() {
             if let Some(u) = state.unit_mut(UnitRef { owner: seat, slot }) {
@@ -422,10 +422,6 @@ pub fn stop_for_enemies(state: &mut State, seat: Seat, slot: u8) {
             state.must_attack = Some(slot);
         }
     }
-}
-
-pub fn occupation_applies(state: &State) -> bool {
-    state.solo() || state.options.has(Variant::EnemyOccupation)
 }
 
 /// Whether tile `t` has more enemy units than the mover's allies already there (the moving
@@ -565,6 +561,26 @@ pub fn declare_flip(state: &mut State, t: TileId) {
         cast::eligible(state, false)
     };
     cast::open_window_for(state, After::Flip(t), waiting);
+}
+
+/// One automatic flip of the crumbling earth (solo), or a question to the player on a tie.
+/// Returns whether the state moved on.
+fn crumble(state: &mut State) -> bool {
+    let choices = solo::crumble_choices(state);
+    match choices.as_slice() {
+        [] => {
+            set_step(state, Step::Flip { left: 0 });
+            true
+        }
+        [t] => {
+            declare_flip(state, *t);
+            true
+        }
+        _ => {
+            state.solo_choice = choices;
+            false
+        }
+    }
 }
 
 /// The declared flip takes effect: units still on the tile take fall damage and fall.

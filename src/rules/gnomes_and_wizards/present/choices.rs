@@ -7,7 +7,7 @@ use super::super::data::{self, Deck, unit_stats};
 use super::super::state::{Cast, Source, Target, UnitRef};
 use super::super::view;
 use super::text::{
-    Ctx, card_text, charge, face, face_effect, plural, poss, short, target, tile, tile_words,
+    Ctx, card_text, charge, face_effect, face_name, plural, poss, short, target, tile, tile_words,
 };
 use crate::rules::present::complete;
 use crate::rules::{Actor, Choice, ChoiceGroup, Seat};
@@ -133,7 +133,7 @@ fn choice(cx: &Ctx, seat: Seat, action: &Action) -> (Rank, String, String) {
             "Keep these dice and assign them".to_owned(),
         ),
         Action::MarkReroll(i) => {
-            let f = s.dice.get(i).copied().flatten().map_or("?", face);
+            let f = s.dice.get(i).copied().flatten().map_or("?", face_name);
             let label = if s.marked.contains(&i) {
                 format!("Unmark die {} ({f}): keep it", i + 1)
             } else {
@@ -158,7 +158,7 @@ fn choice(cx: &Ctx, seat: Seat, action: &Action) -> (Rank, String, String) {
                 .count();
             let title = format!(
                 "Assign a {} die ({} of this face left; {}) to",
-                face(f),
+                face_name(f),
                 left,
                 face_effect(f)
             );

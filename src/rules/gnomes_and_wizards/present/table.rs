@@ -3,7 +3,7 @@
 use super::super::Variant;
 use super::super::data::{self, Deck};
 use super::super::state::{After, Phase, Status, Step};
-use super::text::{Ctx, and_list, capitalise, card_text, face, plural, target, tile};
+use super::text::{Ctx, and_list, capitalise, card_text, face_name, plural, target, tile};
 use crate::rules::Section;
 
 pub(super) fn players(cx: &Ctx) -> Vec<String> {
@@ -252,7 +252,7 @@ fn dice(cx: &Ctx) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let mut d = format!("{} {}", i + 1, f.map_or("(rolling)", face));
+            let mut d = format!("{} {}", i + 1, f.map_or("(rolling)", face_name));
             if s.assigned.get(i) == Some(&true) {
                 d.push_str(if *f == Some(data::Face::Crystal) {
                     " (to the reserve)"

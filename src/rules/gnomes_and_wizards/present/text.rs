@@ -3,6 +3,7 @@
 
 use super::super::board::TileId;
 use super::super::data::{self, Ability, CardId, Deck, Effect, Face, Token};
+pub(super) use super::super::data::{deck_name, face_name};
 use super::super::state::{DeclaredCall, Source, State, Target, UnitRef};
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
@@ -248,15 +249,6 @@ pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-pub(super) fn face(f: Face) -> &'static str {
-    match f {
-        Face::MoveAttack => "move/attack",
-        Face::Shield => "shield",
-        Face::Crystal => "crystal",
-        Face::Horn => "horn",
-    }
-}
-
 /// What a die face does once assigned.
 pub(super) fn face_effect(f: Face) -> &'static str {
     match f {
@@ -310,13 +302,6 @@ pub(super) fn card_text(id: CardId) -> String {
         Some((Deck::Secret, a)) => format!("{}: {}", a.name, a.text()),
         Some((deck, a)) => format!("{} ({}): {}", a.name, deck_name(deck), a.text()),
         None => data::card_name(id),
-    }
-}
-
-pub(super) fn deck_name(deck: Deck) -> &'static str {
-    match deck {
-        Deck::Learned => "Learned",
-        Deck::Secret => "Secret",
     }
 }
 

@@ -29,7 +29,7 @@ pub fn playout(options: &Options, seats: usize, seed: u64) -> (usize, String) {
                     !legal.is_empty(),
                     "no legal actions for {seat} at {:?} {}",
                     state.phase,
-                    super::super::view::prompt(&state)
+                    super::super::prompt::prompt(&state)
                 );
                 let a: Action = legal[(lcg(&mut rng) as usize) % legal.len()].clone();
                 GnomesAndWizards::apply(&mut state, Actor::Seat(seat), &a)

@@ -1,5 +1,6 @@
-//! Who is asking, for the rate limits: the connection's peer address, or, behind a reverse
-//! proxy, the address it puts in the header named by `TURNPOST_CLIENT_IP_HEADER`.
+//! Who is asking, for the rate limits of the pages and of the API (`http`): the connection's
+//! peer address, or, behind a reverse proxy, the address it puts in the header named by
+//! `TURNPOST_CLIENT_IP_HEADER`.
 
 use std::net::IpAddr;
 
