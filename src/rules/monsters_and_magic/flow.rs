@@ -1,6 +1,9 @@
 //! The course of the game: set-up, the automatic phases (Declaration, Garrison, Allies),
-//! recruitment, the End phase, turns and the four ways to win.
+//! recruitment, the End phase, turns and the four ways to win. The bottom of the rules: fights
+//! (`combat`) and powers (`powers`) call its changes (a figure added, a permanent card
+//! swapped, a player eliminated); it calls none of them.
 
+use super::actions::Action;
 use super::data::{CardId, DECLARE_AT, FigureKind, GARRISONS_PER_SET, Structure, Terrain};
 use super::state::{Figure, Phase, Pos, State, Stop, opposite, put, take};
 use crate::rules::{Outcome, Seat};
@@ -91,8 +94,7 @@ fn step(state: &mut State) -> bool {
         // A power used before placing the recruit (Polymorph into its type, say) can leave
         // nothing to place: the roll then gains nothing.
         Phase::RecruitPlace { roll }
-            if state.pending.is_none()
-                && super::legal::recruits(state, state.current, *roll).is_empty() =>
+            if state.pending.is_none() && recruits(state, state.current, *roll).is_empty() =>
         {
             state.phase = Phase::End;
             true
@@ -390,6 +392,22 @@ pub fn recruit_roll(state: &mut State, die: u8) {
     if spaces && can {
         state.phase = Phase::RecruitPlace { roll };
     }
+}
+
+/// The figures the recruit roll `roll` may place now.
+pub fn recruits(state: &State, seat: Seat, roll: u8) -> Vec<Action> {
+    let kinds: Vec<FigureKind> = match FigureKind::of_recruit_roll(roll) {
+        Some(kind) => vec![kind],
+        None => FigureKind::ALL.to_vec(),
+    };
+    let spaces = state.recruit_spaces(seat);
+    let mut out = Vec::new();
+    for figure in kinds.into_iter().filter(|&k| state.may_gain(seat, k)) {
+        for &at in &spaces {
+            out.push(Action::Recruit { figure, at });
+        }
+    }
+    out
 }
 
 pub fn recruit(state: &mut State, seat: Seat, kind: FigureKind, at: Pos) {

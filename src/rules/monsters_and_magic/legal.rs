@@ -3,6 +3,7 @@
 use super::actions::{Action, next};
 use super::combat::{artificer_target, playable_cards};
 use super::data::{FigureKind, Power, Terrain, card_name};
+use super::flow::recruits;
 use super::movement::{stacked_figure, summon_options, targets};
 use super::powers::{may_switch, playable_in_movement, power_actions, units_of};
 use super::state::{Pending, Phase, State, Stop};
@@ -168,22 +169,6 @@ fn recruit_actions(state: &State, seat: Seat, roll: u8) -> Vec<Action> {
     }
     let mut out = recruits(state, seat, roll);
     out.extend(later_powers(state, seat));
-    out
-}
-
-/// The figures the recruit roll `roll` may place now.
-pub fn recruits(state: &State, seat: Seat, roll: u8) -> Vec<Action> {
-    let kinds: Vec<FigureKind> = match FigureKind::of_recruit_roll(roll) {
-        Some(kind) => vec![kind],
-        None => FigureKind::ALL.to_vec(),
-    };
-    let spaces = state.recruit_spaces(seat);
-    let mut out = Vec::new();
-    for figure in kinds.into_iter().filter(|&k| state.may_gain(seat, k)) {
-        for &at in &spaces {
-            out.push(Action::Recruit { figure, at });
-        }
-    }
     out
 }
 

@@ -3,13 +3,27 @@
 //! plus force, and four ways to win. Rulings and the step-by-step mapping onto the engine are
 //! in `docs/rules/monsters-and-magic.md`.
 //!
-//! - `data`: terrain, structures, figure types and the ally cards (`cards.json`) as data.
-//! - `state`: the state and the questions asked of it.
-//! - `flow`: set-up, the automatic phases, recruitment, the End phase, victory.
-//! - `movement`, `combat`, `powers`: the Movement phase, fights, card powers.
-//! - `actions`, `legal`: the action type, `next`, legal actions and `apply`.
-//! - `view`: views, log visibility, redaction and descriptions.
-//! - `evaluate`: how well a seat stands, for the built-in bots.
+//! The files read one way, from the bottom up: no file imports a file on a floor above it, and
+//! on one floor a file imports only those listed before it.
+//!
+//! 1. Data, nothing of the rules: `data` (terrain, structures, figure types and the ally
+//!    cards, `cards.json`), `options` (the game's options).
+//! 2. The state: `state` (the state and the questions asked of it); `actions` (the action
+//!    type and what the game waits for, `next`, read from the state).
+//! 3. The rules, each step above the ones it starts:
+//!    - `flow`: set-up, the automatic phases, recruitment, the End phase, victory, and the
+//!      changes the steps above share (a figure added, a card swapped, a player eliminated).
+//!    - `combat`: fights; `movement`: the Movement phase, whose move into an enemy space
+//!      starts a fight; `powers`: hand cards and card powers.
+//!    - `legal`: the legal actions of a seat, and why an action is refused.
+//!    - `play`: `apply`, the one dispatch: each decision or chance outcome goes to the step
+//!      that carries it out, then `flow` runs the automatic phases.
+//! 4. For people and bots, on top: `view` (views, log visibility, redaction, descriptions),
+//!    `notation`, `orders` (standing orders), `present` and `picture` (text and SVG),
+//!    `evaluate` (how well a seat stands, for the built-in bots), `belief` (what a bot
+//!    imagines of hidden cards).
+//!
+//! This file, the [`Ruleset`], delegates to them.
 
 mod actions;
 mod belief;
@@ -20,8 +34,10 @@ mod flow;
 mod legal;
 mod movement;
 mod notation;
+mod options;
 mod orders;
 mod picture;
+mod play;
 mod powers;
 mod present;
 #[cfg(test)]
@@ -33,11 +49,11 @@ mod view;
 
 use std::ops::RangeInclusive;
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 pub use actions::Action;
 pub use data::{CardId, FigureKind, Structure, Terrain, UnitKind};
+pub use options::{EDITION, MAX_HAND_SIZE, MAX_PERMANENT_CARDS, Options};
 pub use state::{Phase, Pos, State, Stop, Unit};
 
 use crate::rules::{
@@ -46,52 +62,6 @@ use crate::rules::{
 
 /// The ruleset.
 pub struct MonstersAndMagic;
-
-/// The rulebook's variants and optional rule.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct Options {
-    /// "THE OPTIONAL REALIGNMENT RULE".
-    pub realignment: bool,
-    /// "Increase or Decrease the number of Permanent Cards" (rulebook: 5), 0 to 10.
-    #[schemars(range(max = MAX_PERMANENT_CARDS))]
-    pub permanent_cards: u8,
-    /// "Increase or Decreas Max Hand Size" (rulebook: 5), 1 to 10.
-    #[schemars(range(min = 1, max = MAX_HAND_SIZE))]
-    pub hand_size: u8,
-    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
-    /// absent (0) in games created before edition 1, which keep the old rules
-    /// (docs/rules/monsters-and-magic.md, "Editions").
-    #[serde(skip_serializing_if = "is_zero")]
-    pub edition: u32,
-}
-
-/// The edition new games are created under: 1 lets a figure that arrives before or during
-/// the Movement phase move in it (ruling 15), and offers the Movement phase's powers and
-/// cards at the stops before it (ruling 22); 2 ends the turn of a player who is out of the
-/// game (ruling 41), keeps the Jester and the Oracle off players who are out, counts "Once
-/// on your Turn" per copy of a card (ruling 22) and lets a figure enter a Town again for free
-/// once it has paid a move point since (ruling 12).
-pub const EDITION: u32 = 2;
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            realignment: false,
-            permanent_cards: 5,
-            hand_size: 5,
-            edition: 0,
-        }
-    }
-}
-
-/// The most permanent cards a player may be dealt (4 players × 10 leaves 24 to draw).
-pub const MAX_PERMANENT_CARDS: u8 = 10;
-pub const MAX_HAND_SIZE: u8 = 10;
 
 impl Ruleset for MonstersAndMagic {
     const ID: &'static str = "monsters-and-magic";
@@ -197,7 +167,7 @@ impl Ruleset for MonstersAndMagic {
     }
 
     fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        actions::apply(state, actor, action)
+        play::apply(state, actor, action)
     }
 
     fn typed_view(state: &State, viewer: Viewer) -> view::View {

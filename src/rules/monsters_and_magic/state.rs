@@ -2,12 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Options;
 use super::data::{
     CHITS_PER_STRUCTURE, CardId, DECLARE_AT, Effect, FIGURES_ON_MAP, FigureKind, GARRISONS_PER_SET,
     Power, ROUNDS, SIDE, Structure, TILES_PER_TERRAIN, Terrain, UnitKind, hand_effects,
     permanent_effects,
 };
+use super::options::Options;
 use crate::rules::{Outcome, Seat};
 
 /// A space of the board, `[x, y]`, both `0..8`; `[0,0]` is a1, the bottom left corner as

@@ -1,7 +1,7 @@
 //! The card data: every Magic card's row, the schools' deck lists and the transformed forms.
 //! The text is the project's own; replace rows here to use real card data.
 
-use super::cards::{Aim, CardDef, Duration, Effect, Form, Kind, Range, Trait};
+use super::card_def::{Aim, CardDef, Duration, Effect, Form, Kind, Range, Trait};
 
 use Aim as A;
 use Duration::{Instant, Permanent, Temporary};
@@ -57,7 +57,7 @@ const fn energy(key: &'static str, name: &'static str, value: u8) -> CardDef {
     }
 }
 
-/// Every card, by [`CardId`](super::cards::CardId). Append only: ids are stored in game logs.
+/// Every card, by its id (`cards::CardId`, its index here). Append only: ids are stored in game logs.
 #[rustfmt::skip]
 pub const CARDS: &[CardDef] = &[
     // --- Energy.

@@ -1,16 +1,19 @@
 //! Playing cards: which cards may be played, their targets (range, line of sight, Around the
 //! Corner), building a cast step by step (card, target, energy), and the reaction windows of
-//! counter spells.
+//! counter spells. Above the effect code: a cast committed, or a window closed, runs its card's
+//! effect (`effects`); damage goes through `changes`.
 
 use std::cell::OnceCell;
 
-use super::actions::{Action, Target};
+use super::actions::Action;
 use super::board::{Dir, EdgeKind, Pos};
 use super::cards::{Aim, CardId, Effect, Kind, Range};
+use super::changes::{hurt, land_punch};
 use super::effects;
-use super::flow::{evades, hurt, land_punch, leaded};
 use super::sight::Sight;
-use super::state::{Casting, How, Pending, State, put, take, tally};
+use super::state::{
+    Casting, How, Pending, State, Target, adjacent, evades, leaded, put, take, tally,
+};
 use crate::rules::{RuleError, Seat};
 
 /// Card actions in move and cast: cast, play an item, throw, wield, punch. With `want`, only
@@ -144,11 +147,6 @@ fn punchable(state: &State, sight: &Sight, seat: Seat) -> Vec<Seat> {
                 .is_some_and(|p| adjacent(state, sight, at, p) || reach.contains(&p))
         })
         .collect()
-}
-
-/// Same square, or sharing a side (through links too), and in sight.
-pub fn adjacent(state: &State, sight: &Sight, from: Pos, to: Pos) -> bool {
-    from == to || (state.neighbours(from).contains(&to) && sight.sees_square(from, to))
 }
 
 fn in_range(state: &State, sight: &Sight, range: Range, from: Pos, to: Pos) -> bool {

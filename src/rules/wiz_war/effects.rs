@@ -1,12 +1,15 @@
 //! The effect code of each card (`cards::Effect`), run when a spell, throw or weapon attack
 //! resolves. Numbers come from the card's row (`power`) and the spell's energy.
 
-use super::actions::Target;
 use super::board::{Created, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, Kind, Trait, form_of};
-use super::flow::{arrive, drop_treasure, end_spell, evades, hurt, queue_draws, set_form, set_pos};
+use super::changes::{
+    arrive, drop_item, drop_treasure, end_spell, hurt, queue_draws, set_form, set_pos,
+};
 use super::sight::dot;
-use super::state::{MAX_LIFE, Need, Object, Pending, Spell, State, put, take};
+use super::state::{
+    MAX_LIFE, Need, Object, Pending, Spell, State, Target, adjacent, evades, put, take,
+};
 use crate::rules::Seat;
 
 /// Cracks a single attack's damage inflicts: one per full 3 damage ("7 damage = 2 cracks").
@@ -163,7 +166,7 @@ pub fn resolve(state: &mut State, p: &Pending) {
                         .filter(|&v| {
                             state
                                 .pos(v)
-                                .is_some_and(|q| super::cast::adjacent(state, &sight, from, q))
+                                .is_some_and(|q| adjacent(state, &sight, from, q))
                         })
                         .collect()
                 };
@@ -564,7 +567,7 @@ fn drop_everything(state: &mut State, v: Seat) {
     drop_treasure(state, v);
     let items = state.wizard(v).map(|w| w.items.clone()).unwrap_or_default();
     for c in items {
-        let _ = super::flow::drop_item(state, v, c);
+        let _ = drop_item(state, v, c);
     }
 }
 

@@ -1,11 +1,17 @@
 //! The course of the game: set-up, turns (time passes, move, discard and draw), the automatic
-//! steps between decisions, damage, death and victory.
+//! steps between decisions, and victory. Above the steps it drives: it resolves the top of the
+//! stack (`cast`), an attack after its evasion roll (`effects`), and deals damage and ends
+//! spells through `changes`.
 
-use super::actions::{Action, Target};
+use super::actions::Action;
 use super::board::{Dir, Pos, designs, layout};
-use super::cards::{CardId, DIE_FACES, Duration, Effect, Trait, form_of};
+use super::cards::{CardId, DIE_FACES, Duration, Effect};
 use super::cast;
-use super::state::{MAX_LIFE, Need, Object, POINTS_TO_WIN, Phase, STARTING_HAND, State, put, take};
+use super::changes::{arrive, discard, drop_treasure, end_spell, hurt, land_punch, set_pos};
+use super::effects;
+use super::state::{
+    MAX_LIFE, Need, POINTS_TO_WIN, Phase, STARTING_HAND, State, Target, leaded, put, take,
+};
 use crate::rules::{RuleError, Seat};
 
 pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError> {
@@ -117,12 +123,12 @@ pub fn apply_chance(state: &mut State, action: &Action) -> Result<(), RuleError>
                 if n <= evades {
                     state.note(format!("Seat {victim} rolled {n} and evaded the attack."));
                     if let Some(p) = attack {
-                        super::effects::miss(state, &p);
+                        effects::miss(state, &p);
                     }
                 } else {
                     state.note(format!("Seat {victim} rolled {n}: the attack hits."));
                     match attack {
-                        Some(p) => super::effects::resolve(state, &p),
+                        Some(p) => effects::resolve(state, &p),
                         None => land_punch(state, by, victim),
                     }
                 }
@@ -206,7 +212,7 @@ fn step(state: &mut State) -> bool {
                 if !state.alive(victim) {
                     state.needs.remove(0);
                     if let Some(p) = attack {
-                        super::effects::miss(state, &p);
+                        effects::miss(state, &p);
                     }
                     return true;
                 }
@@ -372,20 +378,6 @@ fn diseases(state: &State, seat: Seat) -> Vec<(Seat, i16)> {
         .collect()
 }
 
-/// Transforms the wizard `seat` into the form `form` (none: back to a wizard). In its own
-/// move and cast the movement points left change by the difference between the two forms'
-/// movement ("Spend Movement Points (usually 3)", l.93: a form's points are its turn's).
-pub fn set_form(state: &mut State, seat: Seat, form: Option<u8>) {
-    let old = state.form_movement(seat);
-    if let Some(w) = state.wizards.get_mut(seat) {
-        w.form = form;
-    }
-    let new = state.form_movement(seat);
-    if state.turn.seat == seat && state.phase == Phase::MoveAndCast {
-        state.turn.movement = state.turn.movement.saturating_add(new).saturating_sub(old);
-    }
-}
-
 /// "Resolve spell effects, remove energy, remove stun."
 fn time_passes(state: &mut State, seat: Seat) {
     let own: Vec<u32> = state
@@ -472,75 +464,6 @@ pub fn end_turn(state: &mut State) {
     start_turn(state, next);
 }
 
-/// Ends a maintained spell: its card is discarded, its creations leave the board.
-pub fn end_spell(state: &mut State, id: u32) {
-    let Some(i) = state.spells.iter().position(|s| s.id == id) else {
-        return;
-    };
-    let spell = state.spells.remove(i);
-    state.discard.push(spell.card);
-    state.discard.sort();
-    // A transformation ends with its spell: the wizard takes its own shape again.
-    if spell.card.has_trait(Trait::Transformation)
-        && form_of(spell.card).is_some()
-        && state.wizard(spell.caster).and_then(|w| w.form) == form_of(spell.card)
-    {
-        set_form(state, spell.caster, None);
-        if state.alive(spell.caster) {
-            state.note(format!(
-                "Seat {}'s {} ended: it took its own shape again.",
-                spell.caster,
-                spell.card.name()
-            ));
-        }
-    }
-    state.objects.retain(|o| o.spell != Some(id));
-    for e in state
-        .board
-        .vertical
-        .iter_mut()
-        .chain(state.board.horizontal.iter_mut())
-    {
-        if e.created.is_some_and(|c| c.spell == id) {
-            e.created = None;
-        }
-    }
-}
-
-pub fn discard(state: &mut State, seat: Seat, card: CardId) -> Result<(), RuleError> {
-    let ok = state
-        .wizards
-        .get_mut(seat)
-        .is_some_and(|w| take(&mut w.hand, &card));
-    if !ok {
-        return Err(RuleError::illegal("that card is not in your hand"));
-    }
-    put(&mut state.discard, card);
-    Ok(())
-}
-
-pub fn drop_item(state: &mut State, seat: Seat, card: CardId) -> Result<(), RuleError> {
-    let at = state
-        .pos(seat)
-        .ok_or_else(|| RuleError::illegal("you are not on the board"))?;
-    let ok = state
-        .wizards
-        .get_mut(seat)
-        .is_some_and(|w| take(&mut w.items, &card));
-    if !ok {
-        return Err(RuleError::illegal("you do not carry that item"));
-    }
-    let id = state.new_id();
-    state.objects.push(Object {
-        id,
-        card,
-        at,
-        cracks: 0,
-        spell: None,
-    });
-    Ok(())
-}
-
 /// Movement-phase actions other than cards: moves, picking up, dropping.
 pub fn movement_actions(state: &State, seat: Seat) -> Vec<Action> {
     let mut out = Vec::new();
@@ -615,70 +538,6 @@ pub fn room_for(state: &State, seat: Seat, card: CardId) -> bool {
     state.hand_total(seat) < limit
 }
 
-/// Whether Fool's Gold holds the treasure.
-pub fn leaded(state: &State, treasure: usize) -> bool {
-    state
-        .spells
-        .iter()
-        .any(|s| s.card.effect() == Effect::FoolsGold && s.target == Target::Treasure(treasure))
-}
-
-/// The wizard `seat` moved into `q` by its own move: Conjuring's creations and dropped tacks
-/// there hurt it. A Booby Trap (not its caster's) springs: 4 damage and its spell ends; a
-/// Thornbush hurts any wizard but its caster; tacks hurt every wizard. None is an attack, so a
-/// death here scores nobody (l.488).
-fn entered(state: &mut State, seat: Seat, q: Pos) {
-    let hits: Vec<(Effect, u8, Option<u32>)> = state
-        .objects
-        .iter()
-        .filter(|o| o.at == q)
-        .filter(|o| match o.card.effect() {
-            Effect::BoobyTrap | Effect::Thornbush => {
-                o.spell.and_then(|id| state.caster_of(id)) != Some(seat)
-            }
-            Effect::Tacks => o.spell.is_none(),
-            _ => false,
-        })
-        .map(|o| (o.card.effect(), o.card.power(), o.spell))
-        .collect();
-    for (effect, power, spell) in hits {
-        if !state.alive(seat) {
-            break;
-        }
-        if effect == Effect::BoobyTrap {
-            state.note(format!("Seat {seat} sprang a Booby Trap."));
-            if let Some(id) = spell {
-                end_spell(state, id);
-            }
-        }
-        hurt(state, seat, i16::from(power), None, false);
-    }
-}
-
-/// The wizard `seat` stepped into `q` (a move, or Pass Through Wall): Stone Spikes there
-/// (not its caster's) hurt it, then Conjuring's creations and tacks ([`entered`]).
-pub fn arrive(state: &mut State, seat: Seat, q: Pos) {
-    let spikes: Vec<(u8, Option<Seat>)> = state
-        .objects
-        .iter()
-        .filter(|o| o.at == q && o.card.effect() == Effect::StoneSpikes)
-        .map(|o| {
-            let owner = state
-                .spells
-                .iter()
-                .find(|s| Some(s.id) == o.spell)
-                .map(|s| s.caster);
-            (o.card.power(), owner)
-        })
-        .collect();
-    for (power, owner) in spikes {
-        if owner != Some(seat) {
-            hurt(state, seat, i16::from(power), None, false);
-        }
-    }
-    entered(state, seat, q);
-}
-
 pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), RuleError> {
     match *action {
         Action::Move(d) => {
@@ -751,160 +610,4 @@ pub fn decide(state: &mut State, seat: Seat, action: &Action) -> Result<(), Rule
         _ => return Err(RuleError::NotYourDecision),
     }
     Ok(())
-}
-
-pub fn drop_treasure(state: &mut State, seat: Seat) {
-    let at = state.pos(seat);
-    let Some(w) = state.wizards.get_mut(seat) else {
-        return;
-    };
-    if let Some(i) = w.treasure.take()
-        && let Some(t) = state.treasures.get_mut(i)
-    {
-        t.at = at;
-    }
-}
-
-/// Moves a wizard (its carried treasure goes with it).
-pub fn set_pos(state: &mut State, seat: Seat, p: Pos) {
-    if let Some(w) = state.wizards.get_mut(seat) {
-        w.at = Some(p);
-    }
-}
-
-/// Damage to a wizard. `by`: the wizard whose attack or creation it is (kills score for them).
-pub fn hurt(state: &mut State, victim: Seat, amount: i16, by: Option<Seat>, fire: bool) {
-    hurt_linked(state, victim, amount, by, fire, true);
-}
-
-fn hurt_linked(
-    state: &mut State,
-    victim: Seat,
-    amount: i16,
-    by: Option<Seat>,
-    fire: bool,
-    link: bool,
-) {
-    if !state.alive(victim) || amount <= 0 {
-        return;
-    }
-    let armour = state
-        .wizard(victim)
-        .and_then(|w| w.form)
-        .and_then(|f| super::cards::FORMS.get(usize::from(f)))
-        .map_or(0, |f| i16::from(f.armour));
-    let amount = (amount - armour).max(0);
-    // Magic stones are destroyed if the wizard "suffers fire damage" (l.317): from edition 1,
-    // not when armour takes all of it (audit 2026-11-28, B4).
-    let burnt = fire && (amount > 0 || state.options.edition < 1);
-    if let Some(w) = state.wizards.get_mut(victim) {
-        w.life -= amount;
-        if burnt {
-            let (stones, kept): (Vec<CardId>, Vec<CardId>) =
-                w.items.iter().partition(|c| c.has_trait(Trait::MagicStone));
-            w.items = kept;
-            state.discard.extend(stones);
-            state.discard.sort();
-        }
-    }
-    state.note(format!("Seat {victim} took {amount} damage."));
-    if link {
-        let linked: Vec<(Seat, Seat)> = state
-            .spells
-            .iter()
-            .filter(|s| s.caster == victim && s.card.effect() == Effect::PainLink)
-            .filter_map(|s| match s.target {
-                Target::Wizard(t) => Some((t, s.caster)),
-                _ => None,
-            })
-            .collect();
-        for (target, caster) in linked {
-            hurt_linked(state, target, amount, Some(caster), false, false);
-        }
-    }
-    if state.wizard(victim).is_some_and(|w| w.life <= 0) {
-        die(state, victim, by);
-    }
-}
-
-/// "Death drops treasure and items"; the killer scores.
-pub fn die(state: &mut State, victim: Seat, by: Option<Seat>) {
-    let Some(at) = state.pos(victim) else { return };
-    drop_treasure(state, victim);
-    let items = state
-        .wizards
-        .get_mut(victim)
-        .map(|w| std::mem::take(&mut w.items))
-        .unwrap_or_default();
-    for card in items {
-        let id = state.new_id();
-        state.objects.push(Object {
-            id,
-            card,
-            at,
-            cracks: 0,
-            spell: None,
-        });
-    }
-    if let Some(w) = state.wizards.get_mut(victim) {
-        let hand = std::mem::take(&mut w.hand);
-        w.at = None;
-        w.stun = 0;
-        state.discard.extend(hand);
-        state.discard.sort();
-    }
-    let ending: Vec<u32> = state
-        .spells
-        .iter()
-        .filter(|s| s.caster == victim || s.target == Target::Wizard(victim))
-        .map(|s| s.id)
-        .collect();
-    for id in ending {
-        end_spell(state, id);
-    }
-    for p in &mut state.stack {
-        p.waiting.retain(|&s| s != victim);
-    }
-    state.needs.retain(|n| match n {
-        Need::Draw(s) => *s != victim,
-        Need::Steal { thief, victim: v } => *thief != victim && *v != victim,
-        Need::Punch { victim: v, .. } | Need::DiscardAtRandom(v) => *v != victim,
-        // An evasion roll left waiting is cleared by `step`, which discards its attack's cards.
-        Need::Evade { .. } => true,
-    });
-    if let Some(k) = by
-        && k != victim
-        && let Some(w) = state.wizards.get_mut(k)
-    {
-        w.kills += 1;
-    }
-    state.note(format!("Seat {victim}'s wizard died."));
-}
-
-/// Draws owed to `seat` (Meditate): one chance step each.
-pub fn queue_draws(state: &mut State, seat: Seat, n: u8) {
-    for _ in 0..n {
-        state.needs.push(Need::Draw(seat));
-    }
-}
-
-/// A punch that lands: its damage (`State::punch_damage`), or first a roll of the form's die
-/// (the Werewolf's d4), a chance step.
-pub fn land_punch(state: &mut State, by: Seat, victim: Seat) {
-    let (damage, die) = state.punch_damage(by);
-    if die > 0 {
-        state.needs.push(Need::Punch {
-            by,
-            victim,
-            damage,
-            die,
-        });
-    } else {
-        hurt(state, victim, damage, Some(by), false);
-    }
-}
-
-/// Whether an attack on the wizard `victim` waits for its evasion roll (Gnome Form).
-pub fn evades(state: &State, victim: Seat) -> bool {
-    state.alive(victim) && state.form(victim).is_some_and(|f| f.evades_up_to > 0)
 }

@@ -2,28 +2,57 @@
 //! deck, to kill each other and steal treasures. Rulings and the step-by-step mapping onto the
 //! engine are in `docs/rules/wiz-war.md`.
 //!
-//! - `cards`: the Magic cards as data (cards, schools, forms); `effects`: their effect code.
-//! - `board` (+ `data/sectors.txt`): sectors, layouts, border lines, wraparound and portals;
-//!   `sight`: line of sight in integer geometry.
-//! - `state`: the state and the questions asked of it.
-//! - `flow`: set-up, turns, movement, damage, death and victory.
-//! - `cast`: playing cards, targets, casts step by step, reaction windows.
-//! - `actions`: the action type, `next`, legal actions and `apply`.
-//! - `view`: views, log visibility, redaction and descriptions.
-//! - `evaluate`: how well a seat stands, for the built-in bots.
+//! The files read one way, from the bottom up: no file imports a file on a floor above it, and
+//! on one floor a file imports only those listed before it.
+//!
+//! 1. Data, nothing of the rules:
+//!    - `card_def`: what a Magic card is (type, range, aim, traits, duration, effect) and what
+//!      a transformed form is; `card_table`: every card's row, the schools' deck lists and the
+//!      forms; `cards`: a card by its id, the schools, a game's deck.
+//!    - `options`: the game's options.
+//!    - `board` (+ `data/sectors.txt`): sectors, layouts, border lines, wraparound and
+//!      portals; `sight`: line of sight in integer geometry.
+//! 2. The state:
+//!    - `state`: the state (with `Target`, what a card is aimed at, which spells in play
+//!      keep) and the questions asked of it.
+//!    - `actions`: the action type and what the game waits for (`next`, the chance step, the
+//!      seat to decide), read from the state.
+//! 3. The rules, each step above the ones it starts:
+//!    - `changes`: the changes every step shares: damage, death, a spell ended, a wizard
+//!      moved, items dropped, draws owed.
+//!    - `effects`: each card's effect code, run when a spell or attack resolves.
+//!    - `cast`: playing cards, targets, casts step by step, reaction windows; a cast
+//!      committed or a window closed runs its effect.
+//!    - `flow`: set-up, turns, movement, the automatic steps between decisions, victory; it
+//!      resolves the top of the stack (`cast`) and an attack after its evasion roll
+//!      (`effects`).
+//!    - `legal`: the legal actions of a seat, and why an action is refused.
+//!    - `play`: `apply`, the one dispatch: each decision or chance outcome goes to the step
+//!      that carries it out, then `flow` runs the automatic steps.
+//! 4. For people and bots, on top: `view` (views, log visibility, redaction, descriptions),
+//!    `notation`, `orders` (standing orders), `present` and `picture` (text and SVG),
+//!    `evaluate` (how well a seat stands, for the built-in bots; it plays the passes of a
+//!    window through the ruleset itself), `belief` (what a bot imagines of hidden cards).
+//!
+//! This file, the [`Ruleset`], delegates to them.
 
 mod actions;
 mod belief;
 mod board;
+mod card_def;
 mod card_table;
 mod cards;
 mod cast;
+mod changes;
 mod effects;
 mod evaluate;
 mod flow;
+mod legal;
 mod notation;
+mod options;
 mod orders;
 mod picture;
+mod play;
 mod present;
 #[cfg(test)]
 mod secrets;
@@ -35,12 +64,11 @@ mod view;
 
 use std::ops::RangeInclusive;
 
-use serde::{Deserialize, Serialize};
-
-pub use actions::{Action, Target};
+pub use actions::Action;
 pub use board::{Dir, Pos};
 pub use cards::{CardId, School};
-pub use state::State;
+pub use options::{BoardSide, EDITION, Options};
+pub use state::{State, Target};
 
 use crate::rules::{
     Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
@@ -48,76 +76,6 @@ use crate::rules::{
 
 /// The ruleset.
 pub struct WizWar;
-
-/// Options: the three schools shuffled into the deck with White Cantrip, whether every
-/// reaction window asks every wizard who could be affected, and an optional round limit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct Options {
-    /// Three different schools besides White Cantrip (l.42), which is always in the deck.
-    #[schemars(length(equal = 3), extend(
-        "uniqueItems" = true,
-        "not" = {"contains": {"const": "cantrip"}}
-    ))]
-    pub schools: Vec<School>,
-    /// "Players may look at their cards, but must keep them secret" (l.48): by default every
-    /// window asks every other living wizard, so a window says nothing about hands.
-    pub ask_every_affected_wizard: bool,
-    /// If set, the game also ends when this round (1–1000) is over, the most victory points
-    /// winning. The rulebook has no limit: "Players continue taking turns around the table
-    /// until one player wins the game" (l.69), so the default is none.
-    #[schemars(range(min = 1, max = 1000))]
-    pub round_limit: Option<u32>,
-    /// The side of the sector boards played: "either new (side A) or classic (side B)" (l.36).
-    pub board_side: BoardSide,
-    /// The rules edition the game was created under (set by `for_new_game`, never chosen):
-    /// absent (0) in games created before edition 1, which keep the old rules
-    /// (docs/rules/wiz-war.md, "Editions").
-    #[serde(skip_serializing_if = "is_zero")]
-    pub edition: u32,
-}
-
-/// The edition new games are created under. Edition 1 answers the audit of 2026-11-28
-/// (docs/reviews/audit-2026-11-28-wiz-war.md; docs/rules/wiz-war.md, "Editions").
-pub const EDITION: u32 = 1;
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-/// The side of the sector boards (l.36): `"a"` (new) or `"b"` (classic). Each side has its
-/// own four designs in `data/sectors.txt` (sectors 0–3 and 4–7, in colour order).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum BoardSide {
-    #[default]
-    A,
-    B,
-}
-
-impl BoardSide {
-    /// The design number of this side's red sector.
-    pub fn first_design(self) -> u8 {
-        match self {
-            BoardSide::A => 0,
-            BoardSide::B => 4,
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            schools: vec![School::Alchemy, School::Elemental, School::Mentalism],
-            ask_every_affected_wizard: true,
-            round_limit: None,
-            board_side: BoardSide::A,
-            edition: 0,
-        }
-    }
-}
 
 /// The round limit of the conformance suite's and the benchmarks' option sets: random play
 /// rarely scores 2 points, so without a limit a random game need not end.
@@ -135,34 +93,6 @@ fn conformance_schools(schools: [School; 3]) -> Options {
         schools: schools.to_vec(),
         round_limit: Some(CONFORMANCE_ROUND_LIMIT),
         ..Options::default()
-    }
-}
-
-impl Options {
-    fn check(&self) -> Result<(), SetupError> {
-        let mut schools = self.schools.clone();
-        schools.sort();
-        schools.dedup();
-        if schools.len() != 3 || self.schools.len() != 3 {
-            return Err(SetupError(
-                "choose three different schools besides White Cantrip".to_owned(),
-            ));
-        }
-        if let Some(s) = schools
-            .iter()
-            .find(|s| !s.complete() || **s == School::Cantrip)
-        {
-            return Err(SetupError(format!(
-                "the school {s:?} is not available yet (available: alchemy, conjuring, \
-                 elemental, mentalism, mutation, thaumaturgy)"
-            )));
-        }
-        if self.round_limit.is_some_and(|r| !(1..=1000).contains(&r)) {
-            return Err(SetupError(
-                "round_limit must be 1 to 1000, or left out for no limit".to_owned(),
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -281,11 +211,11 @@ impl Ruleset for WizWar {
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        actions::legal_actions(state, seat)
+        legal::legal_actions(state, seat)
     }
 
     fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        actions::apply(state, actor, action)
+        play::apply(state, actor, action)
     }
 
     fn typed_view(state: &State, viewer: Viewer) -> view::View {
@@ -379,7 +309,7 @@ impl Ruleset for WizWar {
     /// empty hand drop the first carried item or end the first spell (both public).
     /// Nothing else reaches the first legal action: every other step lists one of these.
     fn default_action(state: &State, seat: Seat) -> Option<Action> {
-        let legal = actions::legal_actions(state, seat);
+        let legal = legal::legal_actions(state, seat);
         [
             Action::Pass,
             Action::CancelCast,

@@ -2,10 +2,10 @@
 //! a player types it in a reply. Cards by their key (`fireball`), wizards by their colour
 //! (`red`), squares as the board names them (`c4`), directions in full (`north`).
 
-use super::actions::{Action, Target};
+use super::actions::Action;
 use super::board::Pos;
 use super::cards::CardId;
-use super::state::State;
+use super::state::{State, Target};
 use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 

@@ -2,8 +2,8 @@
 //! gives in advance to recurring small decisions. Each reads only the public table and the
 //! wizard's own legal choices.
 
-use super::actions::{Action, Target};
-use super::state::State;
+use super::actions::Action;
+use super::state::{State, Target};
 use crate::rules::{OrderDoc, Seat};
 
 /// "Pass in reaction windows unless I am the target."
@@ -26,7 +26,7 @@ pub fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action>
     if top.waiting.first() != Some(&seat) || may_be_aimed_at(state, seat) {
         return None;
     }
-    super::actions::legal_actions(state, seat)
+    super::legal::legal_actions(state, seat)
         .contains(&Action::Pass)
         .then_some(Action::Pass)
 }

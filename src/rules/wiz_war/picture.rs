@@ -14,9 +14,9 @@ mod labyrinth;
 mod legend;
 mod walls;
 
-use super::actions::{Action, Target};
+use super::actions::Action;
 use super::board::Pos;
-use super::state::{Phase, State};
+use super::state::{Phase, State, Target};
 use crate::rules::picture::document;
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};

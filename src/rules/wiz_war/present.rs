@@ -16,9 +16,8 @@ mod cards;
 mod choices;
 mod turn;
 
-use super::actions::Target;
 use super::board::{Dir, Pos};
-use super::state::{POINTS_TO_WIN, Phase, State, tally};
+use super::state::{POINTS_TO_WIN, Phase, State, Target, tally};
 use crate::rules::present::{Section, seat_name, with_names, you};
 use crate::rules::{Presented, Seat, Viewer};
 use cards::{counted, hand, items, piles, spells};

@@ -2,10 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Options;
-use super::actions::Target;
 use super::board::{Board, Dir, EdgeKind, Pos};
 use super::cards::{CardId, Duration, Effect, FORMS, Form, Trait};
+use super::options::Options;
 use super::sight::{Doors, Sight};
 use crate::rules::Seat;
 
@@ -90,6 +89,26 @@ impl Object {
     pub fn fills_square(&self) -> bool {
         self.card.has_trait(Trait::FillsSquare)
     }
+}
+
+/// What a card is aimed at. JSON e.g. `{"wizard":1}`, `{"square":[3,4]}`,
+/// `{"side":[[3,4],"east"]}`, `{"direction":"north"}`, `{"rotate":[2,1]}` (slot, quarter turns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Target {
+    /// Nothing to choose: the caster, your sector, the whole board.
+    None,
+    Wizard(Seat),
+    /// A wizard in your own square, knocked back in this direction (Waterbolt).
+    WizardToward(Seat, Dir),
+    Square(Pos),
+    Side(Pos, Dir),
+    Direction(Dir),
+    Rotate(usize, u8),
+    Spell(u32),
+    Object(u32),
+    Treasure(usize),
+    Item(Seat, CardId),
 }
 
 /// A temporary or permanent spell in play (maintained by its caster).
@@ -615,4 +634,22 @@ impl Walker {
             }
         }
     }
+}
+
+/// Whether Fool's Gold holds the treasure.
+pub fn leaded(state: &State, treasure: usize) -> bool {
+    state
+        .spells
+        .iter()
+        .any(|s| s.card.effect() == Effect::FoolsGold && s.target == Target::Treasure(treasure))
+}
+
+/// Whether an attack on the wizard `victim` waits for its evasion roll (Gnome Form).
+pub fn evades(state: &State, victim: Seat) -> bool {
+    state.alive(victim) && state.form(victim).is_some_and(|f| f.evades_up_to > 0)
+}
+
+/// Same square, or sharing a side (through links too), and in sight.
+pub fn adjacent(state: &State, sight: &Sight, from: Pos, to: Pos) -> bool {
+    from == to || (state.neighbours(from).contains(&to) && sight.sees_square(from, to))
 }

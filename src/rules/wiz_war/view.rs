@@ -9,10 +9,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::actions::{Action, Target, actor};
+use super::actions::{Action, actor};
 use super::board::{Created, Dir, EdgeKind, Link, Pos};
 use super::cards::CardId;
-use super::state::{How, Need, Phase, State};
+use super::state::{How, Need, Phase, State, Target};
 use crate::rules::{Actor, Seat, Viewer, Visibility};
 
 /// What one viewer sees of a Wiz-War game. Every field is always present; the only secrets are
@@ -324,7 +324,7 @@ pub fn typed_view(state: &State, viewer: Viewer) -> View {
                 owner: t.owner,
                 at: t.at,
                 carried_by: state.carrier(i),
-                held_by_fools_gold: super::flow::leaded(state, i),
+                held_by_fools_gold: super::state::leaded(state, i),
             })
             .collect(),
         objects: state

@@ -9,8 +9,7 @@ use std::fmt::Write as _;
 
 use super::super::board::{Pos, SECTOR};
 use super::super::cards::{CardId, Effect, Trait};
-use super::super::flow::leaded;
-use super::super::state::State;
+use super::super::state::{State, leaded};
 use super::{CELL, GOLD, INK, LEFT, TOP, corner, walls};
 
 /// The colour of a transformation's ring and badge.

@@ -6,8 +6,7 @@
 
 use super::super::board::{Dir, Edge, EdgeKind, Pos, SECTOR};
 use super::super::cards::Effect;
-use super::super::flow::leaded;
-use super::super::state::{COLOURS, State};
+use super::super::state::{COLOURS, State, leaded};
 use super::{column, line_words, sq};
 use crate::rules::Viewer;
 use crate::rules::present::{Section, seat_name};
@@ -435,7 +434,7 @@ pub(super) fn on_the_board(state: &State, names: &[String]) -> Option<Section> {
                     .iter()
                     .find(|s| {
                         s.card.effect() == Effect::SealDoor
-                            && matches!(s.target, super::super::actions::Target::Side(q, e)
+                            && matches!(s.target, super::super::state::Target::Side(q, e)
                                 if b.canonical(q, e) == b.canonical(p, d))
                     })
                     .map(|s| format!(", {}'s spell #{}", seat_name(names, s.caster), s.id))

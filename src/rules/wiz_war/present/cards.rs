@@ -1,9 +1,8 @@
 //! Cards in words: a hand with each card's schools, type, energy value and text; the items
 //! carried face up; the spells in play; the deck and the discard pile.
 
-use super::super::actions::Target;
 use super::super::cards::{CardId, Duration, Kind, School};
-use super::super::state::{State, tally};
+use super::super::state::{State, Target, tally};
 use super::{plural, seat_name, target_words};
 use crate::rules::present::Section;
 use crate::rules::{Seat, Viewer};

@@ -3,10 +3,10 @@
 //! ending spells, and the end of the step; while casting, the targets (wizards, squares by
 //! row, sides of a square) and the energy; in a reaction window, the counters and pass.
 
-use super::super::actions::{Action, Target};
+use super::super::actions::Action;
 use super::super::board::{Dir, EdgeKind, Pos};
 use super::super::cards::{Aim, CardId, Effect};
-use super::super::state::{DRAWS, How, State};
+use super::super::state::{DRAWS, How, State, Target};
 use super::{line_words, seat_name, spell_words, sq, target_words};
 use crate::rules::present::{complete, groups_with_names};
 use crate::rules::{Actor, Choice, ChoiceGroup, Seat, Viewer};

@@ -1,9 +1,8 @@
 //! The turn in words: the headline (the step, who acts, who may answer), this turn's state,
 //! the cast being built and the reaction window.
 
-use super::super::actions::Target;
 use super::super::cards::Effect;
-use super::super::state::{DRAWS, How, Need, Phase, State};
+use super::super::state::{DRAWS, How, Need, Phase, State, Target};
 use super::cards::card_text;
 use super::{line_words, plural, round, seat_name, sq, target_words, who};
 use crate::rules::present::Section;

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::rules::wiz_war::board::EdgeKind;
-use crate::rules::wiz_war::flow;
 use crate::rules::wiz_war::state::{Object, Phase, Spell, Treasure};
+use crate::rules::wiz_war::{changes, flow};
 use crate::rules::{Viewer, Visibility};
 
 /// Seat 0 at (0,2) and seat 1 at (3,2) in an open room, seat 0 to act.
@@ -491,7 +491,7 @@ fn thought_steal() {
 fn pain_link() {
     let mut state = facing(&["pain_link"], &[]);
     cast(&mut state, "pain_link", Target::Wizard(1));
-    flow::hurt(&mut state, 0, 3, Some(1), false);
+    changes::hurt(&mut state, 0, 3, Some(1), false);
     assert_eq!((life(&state, 0), life(&state, 1)), (12, 12));
 }
 

@@ -19,10 +19,10 @@ mod thaumaturgy;
 mod turn;
 mod windows;
 
-use super::actions::{Action, Target};
+use super::actions::Action;
 use super::board::{Dir, Pos};
 use super::cards::CardId;
-use super::state::State;
+use super::state::{State, Target};
 use super::{Options, WizWar};
 use crate::rules::{Actor, Next, RuleError, Ruleset, Seat};
 

@@ -5,7 +5,7 @@
 use super::*;
 use crate::rules::wiz_war::board::EdgeKind;
 use crate::rules::wiz_war::cards::{Effect, FORMS, School};
-use crate::rules::wiz_war::flow;
+use crate::rules::wiz_war::{changes, flow};
 
 fn form_name(state: &State, seat: Seat) -> Option<&'static str> {
     state.form(seat).map(|f| f.name)
@@ -231,7 +231,7 @@ fn golem_form_moves_two_punches_two_and_takes_two_less_damage() {
     decide(&mut state, 1, Action::Cast(card("fire_darts")));
     decide(&mut state, 1, target_wizard(0));
     assert_eq!(life(&state, 0), 15, "2 fire damage, 2 less");
-    flow::hurt(&mut state, 0, 5, Some(1), false);
+    changes::hurt(&mut state, 0, 5, Some(1), false);
     assert_eq!(life(&state, 0), 12);
 }
 

@@ -5,7 +5,7 @@ use super::*;
 use crate::rules::Viewer;
 use crate::rules::wiz_war::board::EdgeKind;
 use crate::rules::wiz_war::cards::{Effect, School};
-use crate::rules::wiz_war::flow;
+use crate::rules::wiz_war::{changes, flow};
 
 fn legal(state: &State, seat: Seat, action: &Action) -> bool {
     Game::legal_actions(state, seat).contains(action)
@@ -283,7 +283,7 @@ fn a_sealed_door_passes_nobody_while_the_spell_lasts() {
         "nor a Master Key"
     );
     let id = state.spells[0].id;
-    flow::end_spell(&mut state, id);
+    changes::end_spell(&mut state, id);
     assert!(legal(&state, 1, &Action::Move(Dir::East)), "unsealed");
 }
 

@@ -320,7 +320,7 @@ fn a_kill_scores_and_the_dead_drop_what_they_carry() {
         "two wizards still alive"
     );
     state.wizards[2].life = 1;
-    crate::rules::wiz_war::flow::hurt(&mut state, 2, 5, Some(0), false);
+    crate::rules::wiz_war::changes::hurt(&mut state, 2, 5, Some(0), false);
     crate::rules::wiz_war::flow::advance(&mut state);
     match Game::next(&state) {
         Next::Over(o) => assert_eq!(o.winners, vec![0]),
