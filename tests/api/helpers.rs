@@ -191,6 +191,31 @@ impl ServeProcess {
         }
     }
 
+    /// Starts it over `database_url` (a database of the test's own, e.g. a multi-host URL of
+    /// a replicated cluster) with `env` on top; waits (at most a minute) until it is ready.
+    pub async fn over(database_url: &str, env: &[(&str, String)]) -> ServeProcess {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        let (child, base) = Self::spawn(
+            database_url,
+            data_dir.path(),
+            &env,
+            std::process::Stdio::null(),
+            std::process::Stdio::null(),
+        )
+        .await;
+        ServeProcess {
+            child,
+            base,
+            database_url: database_url.to_owned(),
+            env,
+            data_dir,
+        }
+    }
+
     /// Starts `turnpost serve` again on the same database and data directory (after
     /// [`Self::kill`]), on a new port; waits until it is ready.
     pub async fn start_again(&mut self) {
