@@ -21,9 +21,10 @@ pub struct Ack {
     pub action: Value,
 }
 
-/// An answer 500 or above.
+/// An answer 500 or above, or none at all.
 #[derive(Debug, Clone)]
 pub struct Failure {
+    /// 0 for no answer (the connection was closed before one).
     pub status: u16,
     pub what: String,
     /// Whether the request was sent before the kill and answered after it.
@@ -35,16 +36,22 @@ pub struct Failure {
 pub struct Tally {
     pub acks: Mutex<Vec<Ack>>,
     pub games: Mutex<Vec<Uuid>>,
-    /// Every answer 500 or above (503 included).
+    /// Every answer 500 or above (503 included), and every request not answered.
     pub failures: Mutex<Vec<Failure>>,
     /// Requests that got no answer at all.
     pub unanswered: AtomicUsize,
     /// Requests sent and not answered yet.
     pub in_flight: AtomicUsize,
-    /// When something was killed, and how many requests were in flight then.
+    /// Requests sent so far.
+    pub sent: AtomicUsize,
+    /// When the kill began (a process is told to die), and how many requests were in flight
+    /// then.
     pub killed_at: Mutex<Option<(Instant, usize)>>,
-    /// Per client: how long after the kill its first request sent after the kill was
-    /// answered 2xx.
+    /// When the killed process was gone, and how many requests were sent between the two.
+    pub dead_at: Mutex<Option<(Instant, usize)>>,
+    sent_at_kill: AtomicUsize,
+    /// Per client: how long after the kill began its first request sent after the killed
+    /// process was gone was answered 2xx.
     pub recovered: Mutex<Vec<Option<Duration>>>,
     pub stop: AtomicBool,
 }
@@ -61,15 +68,26 @@ impl Tally {
         self.acks.lock().unwrap().len()
     }
 
-    /// Notes the moment of a kill (call right before it): the requests in flight now.
+    /// Notes the beginning of a kill (call right before it): the requests in flight now.
     pub fn killing(&self) {
+        self.sent_at_kill
+            .store(self.sent.load(Ordering::SeqCst), Ordering::SeqCst);
         *self.killed_at.lock().unwrap() =
             Some((Instant::now(), self.in_flight.load(Ordering::SeqCst)));
     }
 
-    /// The requests in flight at the kill.
+    /// Notes the end of a kill (call when the process is gone): the requests sent meanwhile
+    /// were in flight at the kill too.
+    pub fn killed(&self) {
+        let meanwhile = self.sent.load(Ordering::SeqCst) - self.sent_at_kill.load(Ordering::SeqCst);
+        *self.dead_at.lock().unwrap() = Some((Instant::now(), meanwhile));
+    }
+
+    /// The requests in flight at the kill: in flight when it began, or sent before the
+    /// process was gone.
     pub fn in_flight_at_kill(&self) -> usize {
         self.killed_at.lock().unwrap().map_or(0, |(_, n)| n)
+            + self.dead_at.lock().unwrap().map_or(0, |(_, n)| n)
     }
 
     /// Waits until every client was served again after the kill, or `most`.
@@ -109,6 +127,7 @@ impl Client {
         if let Some(b) = body {
             req = req.json(&b);
         }
+        tally.sent.fetch_add(1, Ordering::SeqCst);
         tally.in_flight.fetch_add(1, Ordering::SeqCst);
         let answer = async {
             let res = req.send().await?;
@@ -118,20 +137,35 @@ impl Client {
         .await;
         tally.in_flight.fetch_sub(1, Ordering::SeqCst);
         let killed = tally.killed_at.lock().unwrap().map(|(at, _)| at);
-        let Ok((status, text)) = answer else {
-            tally.unanswered.fetch_add(1, Ordering::Relaxed);
-            return None;
+        // A request sent before the killed process was gone may have reached it.
+        let dead = tally.dead_at.lock().unwrap().map(|(at, _)| at);
+        let in_flight_at_kill = killed.is_some() && dead.is_none_or(|d| sent < d);
+        let (status, text) = match answer {
+            Ok(answer) => answer,
+            Err(e) => {
+                tally.unanswered.fetch_add(1, Ordering::Relaxed);
+                tally.failures.lock().unwrap().push(Failure {
+                    status: 0,
+                    what: format!(
+                        "{path}: no answer: {e}: {:?}",
+                        std::error::Error::source(&e)
+                    ),
+                    in_flight_at_kill,
+                });
+                return None;
+            }
         };
         if status >= 500 {
             tally.failures.lock().unwrap().push(Failure {
                 status,
                 what: format!("{path}: {text}"),
-                in_flight_at_kill: killed.is_some_and(|k| sent < k),
+                in_flight_at_kill,
             });
             return None;
         }
         if status < 300
-            && let Some(killed) = killed.filter(|k| sent > *k)
+            && let Some(killed) = killed
+            && dead.is_some_and(|d| sent > d)
         {
             let mut recovered = tally.recovered.lock().unwrap();
             recovered[self.n].get_or_insert(killed.elapsed());

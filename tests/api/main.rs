@@ -14,6 +14,7 @@ mod export;
 mod games;
 mod garden_gnomes;
 mod gnomes_and_wizards;
+mod ha_balancer;
 mod ha_cluster;
 mod ha_failover;
 mod ha_load;
