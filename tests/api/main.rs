@@ -19,6 +19,7 @@ mod ha_cluster;
 mod ha_failover;
 mod ha_load;
 mod ha_pool;
+mod ha_restore;
 mod hardening;
 mod helpers;
 mod hot;
