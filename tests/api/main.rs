@@ -17,6 +17,7 @@ mod gnomes_and_wizards;
 mod ha_balancer;
 mod ha_cluster;
 mod ha_failover;
+mod ha_keys;
 mod ha_load;
 mod ha_pool;
 mod ha_restore;
