@@ -43,10 +43,15 @@ enum Command {
     /// Send the mail outbox and deliver webhooks, without serving HTTP (any number may run
     /// against one database).
     Worker,
-    /// Refold a game's log from scratch and compare it with its stored snapshot.
+    /// Refold a game's log from scratch and compare it with its stored snapshot (`--all`:
+    /// every game of the database, e.g. after a restore; fails if any does not refold).
     Replay {
         /// The game's id.
-        game_id: Uuid,
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        game_id: Option<Uuid>,
+        /// Every game instead of one.
+        #[arg(long)]
+        all: bool,
     },
     /// Accounts, for operators.
     #[command(subcommand)]
@@ -287,7 +292,47 @@ async fn run(
                 println!("  game {game}: {why}");
             }
         }
-        Command::Replay { game_id } => {
+        Command::Replay { game_id: None, .. } => {
+            let svc = services(settings, &url).await?;
+            let games = crate::service::submit::all_game_ids(&svc)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut failed = 0usize;
+            for game_id in &games {
+                match crate::service::submit::replay(&svc, *game_id).await {
+                    Ok(report) if report.ok() => {}
+                    Ok(report) => {
+                        failed += 1;
+                        println!(
+                            "game {game_id}: {} entries; seq contiguous: {}; version matches: {}; snapshot matches the refold: {}",
+                            report.entries,
+                            report.contiguous,
+                            report.version_matches,
+                            report.snapshot_matches
+                        );
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        println!("game {game_id}: {e}");
+                    }
+                }
+            }
+            println!(
+                "{} games replayed; {} refold to their snapshots; {failed} do not",
+                games.len(),
+                games.len() - failed
+            );
+            if failed > 0 {
+                anyhow::bail!(
+                    "{failed} of {} games do not replay to their snapshots",
+                    games.len()
+                );
+            }
+        }
+        Command::Replay {
+            game_id: Some(game_id),
+            ..
+        } => {
             let svc = services(settings, &url).await?;
             let report = crate::service::submit::replay(&svc, game_id)
                 .await

@@ -743,11 +743,7 @@ pub fn account_exists_mail(svc: &Services, user: &User) -> Result<NewOutbox> {
         "base_url": svc.mail.base_url,
         "subject": subject,
     });
-    let mail = account_mail(
-        &user.email,
-        subject,
-        templates::render(EXISTS_KIND, &ctx)?,
-    );
+    let mail = account_mail(&user.email, subject, templates::render(EXISTS_KIND, &ctx)?);
     // Whatever the account's preferences or the address's state: it is about the address.
     outbox_row(svc, None, None, EXISTS_KIND, mail)
 }

@@ -178,6 +178,9 @@ impl From<DbError> for ServiceError {
             return ServiceError::UnknownAccount;
         }
         if connection_lost(&e) {
+            if server_changed(&e) {
+                crate::store::servers_changed();
+            }
             return ServiceError::Unavailable(e.into());
         }
         ServiceError::Unexpected(e.into())
@@ -191,6 +194,11 @@ impl ServiceError {
     pub fn classified(self) -> ServiceError {
         match self {
             ServiceError::Unexpected(e) if caused_by_lost_connection(&e) => {
+                if e.chain()
+                    .any(|cause| cause.downcast_ref::<DbError>().is_some_and(server_changed))
+                {
+                    crate::store::servers_changed();
+                }
                 ServiceError::Unavailable(e)
             }
             other => other,
@@ -212,16 +220,22 @@ const SERVER_GOING_AWAY: &[&str] = &[
     "the database system is not accepting connections",
     // `query_canceled` by the pool's `statement_timeout` (`TURNPOST_DB_STATEMENT_TIMEOUT_SECS`):
     // the database is too slow or a lock is held too long; trying again may work.
-    "canceling statement due to statement timeout",
+    STATEMENT_TIMEOUT,
 ];
 
+const STATEMENT_TIMEOUT: &str = "canceling statement due to statement timeout";
+
 /// Whether `e` means the connection to the database was lost (closed, refused, or ended by a
-/// server that is shutting down or crashed), rather than a fault in the query.
+/// server that is shutting down or crashed), or reached a server that no longer takes writes
+/// (SQLSTATE 25006: a primary demoted to a standby by a failover), rather than a fault in the
+/// query. Either way the request may succeed when tried again.
 pub fn connection_lost(e: &DbError) -> bool {
     use diesel::result::{DatabaseErrorKind, Error};
     match e {
         Error::DatabaseError(
-            DatabaseErrorKind::UnableToSendCommand | DatabaseErrorKind::ClosedConnection,
+            DatabaseErrorKind::UnableToSendCommand
+            | DatabaseErrorKind::ClosedConnection
+            | DatabaseErrorKind::ReadOnlyTransaction,
             _,
         ) => true,
         Error::DatabaseError(_, info) => SERVER_GOING_AWAY
@@ -231,6 +245,19 @@ pub fn connection_lost(e: &DbError) -> bool {
         // A rollback failed before, which happens when the connection went away mid-transaction.
         Error::BrokenTransactionManager => true,
         _ => false,
+    }
+}
+
+/// Whether `e` (a [`connection_lost`] error) says that the server behind this process's
+/// connections may have changed: it went away, or it turned read-only. Then the pools drop
+/// the connections they opened before (`store::servers_changed`). A statement that merely
+/// took too long says nothing about the server.
+fn server_changed(e: &DbError) -> bool {
+    use diesel::result::Error;
+    match e {
+        Error::DatabaseError(_, info) => !info.message().starts_with(STATEMENT_TIMEOUT),
+        Error::RollbackErrorOnCommit { commit_error, .. } => server_changed(commit_error),
+        _ => true,
     }
 }
 

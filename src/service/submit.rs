@@ -770,6 +770,12 @@ pub async fn replay(svc: &Services, game_id: Uuid) -> Result<ReplayReport> {
     })
 }
 
+/// The id of every game, in order (`turnpost replay --all`).
+pub async fn all_game_ids(svc: &Services) -> Result<Vec<Uuid>> {
+    let mut conn = svc.conn().await?;
+    Ok(store::games::all_ids(&mut conn).await?)
+}
+
 /// The play entries of a log as (actor, action), for folding.
 pub fn play_log(events: &[Event]) -> Result<Vec<(Actor, Value)>> {
     events

@@ -27,6 +27,15 @@ pub async fn get(conn: &mut Conn, id: Uuid) -> QueryResult<Option<Game>> {
         .optional()
 }
 
+/// The id of every game, in order.
+pub async fn all_ids(conn: &mut Conn) -> QueryResult<Vec<Uuid>> {
+    games::table
+        .select(games::id)
+        .order(games::id)
+        .load(conn)
+        .await
+}
+
 /// The game row and its seated players by seat, in one pipelined round trip (two reads,
 /// each with its own snapshot, as two statements one after the other would be).
 pub async fn get_with_players(

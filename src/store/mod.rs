@@ -22,11 +22,15 @@ pub mod schema;
 pub mod users;
 pub mod webhooks;
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
 use anyhow::Context;
 use diesel::Connection;
 use diesel_async::AsyncPgConnection;
 use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
-use diesel_async::pooled_connection::deadpool::{Object, Pool as Deadpool};
+use diesel_async::pooled_connection::deadpool::{Hook, HookError, Object, Pool as Deadpool};
 use diesel_async::pooled_connection::{
     AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod,
 };
@@ -42,6 +46,37 @@ pub type PooledConn = Object<AsyncPgConnection>;
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
+/// When this process last saw a database server go away or refuse a write because it is
+/// read-only (nanoseconds after [`epoch`], 0 for never): the primary it was connected to
+/// may have been replaced by a standby. Connections opened before then are not reused.
+static SERVERS_CHANGED: AtomicU64 = AtomicU64::new(0);
+
+/// The instant that [`SERVERS_CHANGED`] counts from.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn nanos_since_epoch(at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(epoch()).as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Notes that a server went away or became read-only: every pool of this process drops the
+/// connections it opened before now instead of handing them out again. (With a multi-host
+/// `DATABASE_URL` and `target_session_attrs=read-write`, the next connection goes to whichever
+/// server is the primary now.)
+pub fn servers_changed() {
+    // At least 1, so that "never" stays distinct.
+    let now = nanos_since_epoch(Instant::now()).max(1);
+    SERVERS_CHANGED.fetch_max(now, Ordering::Relaxed);
+}
+
+/// Whether a connection opened at `created` predates the last [`servers_changed`].
+fn servers_changed_since(created: Instant) -> bool {
+    let changed = SERVERS_CHANGED.load(Ordering::Relaxed);
+    changed != 0 && nanos_since_epoch(created) <= changed
+}
 
 /// A connection pool of `size` connections to `url`.
 pub fn pool(url: &str, size: usize) -> anyhow::Result<Pool> {
@@ -79,6 +114,15 @@ pub fn pool_with(
     let manager = AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(url, config);
     Pool::builder(manager)
         .max_size(size)
+        // A connection opened before the server was seen to go away or turn read-only (a
+        // failover) is not handed out again: a new one finds the primary of now.
+        .pre_recycle(Hook::sync_fn(|_, metrics| {
+            if servers_changed_since(metrics.created) {
+                Err(HookError::message("opened before a failover"))
+            } else {
+                Ok(())
+            }
+        }))
         .build()
         .context("building the database pool")
 }

@@ -42,6 +42,28 @@ pub fn turnpost_command() -> std::process::Command {
     cmd
 }
 
+/// An executable script `dir/turnpost` that runs the command line as [`turnpost_command`]
+/// does, for scripts that call `turnpost` themselves (`deploy/restore-check.sh`).
+pub fn turnpost_script(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let cmd = turnpost_command();
+    let quote = |s: &std::ffi::OsStr| format!("'{}'", s.to_string_lossy().replace('\'', r"'\''"));
+    let mut line = format!(
+        "#!/bin/sh\nexec env {CLI_ENV}=1 {}",
+        quote(cmd.get_program())
+    );
+    for arg in cmd.get_args() {
+        line.push(' ');
+        line.push_str(&quote(arg));
+    }
+    line.push_str(" \"$@\"\n");
+    let path = dir.join("turnpost");
+    std::fs::write(&path, line).expect("write the turnpost script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("make the turnpost script executable");
+    path
+}
+
 /// The other half of [`turnpost_command`]: in a process started by it, runs the command line
 /// and exits with its status, as the binary would; in any other run of the tests, does nothing.
 #[test]
@@ -237,6 +259,31 @@ impl ServeProcess {
             child,
             base,
             database_url,
+            env,
+            data_dir,
+        }
+    }
+
+    /// Starts it over `database_url` (a database of the test's own, e.g. a multi-host URL of
+    /// a replicated cluster) with `env` on top; waits (at most a minute) until it is ready.
+    pub async fn over(database_url: &str, env: &[(&str, String)]) -> ServeProcess {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        let (child, base) = Self::spawn(
+            database_url,
+            data_dir.path(),
+            &env,
+            std::process::Stdio::null(),
+            std::process::Stdio::null(),
+        )
+        .await;
+        ServeProcess {
+            child,
+            base,
+            database_url: database_url.to_owned(),
             env,
             data_dir,
         }
