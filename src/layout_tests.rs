@@ -1105,3 +1105,46 @@ fn a_submodule_counts_for_its_parent_and_the_entrance_file_is_not_a_node() {
     assert_eq!(files_of(&circles[0]), ["p/mod.rs", "r.rs"]);
     assert!(circles[0].to_string().contains("p/q.rs uses crate::r::Rye"));
 }
+
+/// The folder map of `docs/LAYOUT.md` (its code block: one path a line, first word) against
+/// the tree: every folder and file directly in `src/` and every folder of the repository
+/// (`.ci` included, other hidden ones and `target` left out) is named, and nothing named is
+/// missing.
+#[test]
+fn the_folder_map_of_docs_layout_matches_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("docs/LAYOUT.md")).expect("docs/LAYOUT.md");
+    let block = map
+        .split("```")
+        .nth(1)
+        .expect("docs/LAYOUT.md has a code block with the map");
+    let named: BTreeSet<String> = block
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|first| first.contains('/'))
+        .map(|first| first.trim_end_matches('/').to_owned())
+        .collect();
+    let mut there = BTreeSet::new();
+    for entry in std::fs::read_dir(root.join("src")).expect("src/").flatten() {
+        there.insert(format!("src/{}", entry.file_name().to_string_lossy()));
+    }
+    for entry in std::fs::read_dir(root).expect("the repository").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let folder = entry.file_type().is_ok_and(|t| t.is_dir());
+        if folder && name != "src" && name != "target" && (!name.starts_with('.') || name == ".ci")
+        {
+            there.insert(name);
+        }
+    }
+    // The map may name deeper paths too (`tests/api`); those must exist.
+    let missing: Vec<&String> = there
+        .iter()
+        .filter(|p| !named.iter().any(|n| n == *p || n.starts_with(&format!("{p}/"))))
+        .collect();
+    let stale: Vec<&String> = named.iter().filter(|n| !root.join(n).exists()).collect();
+    assert!(
+        missing.is_empty() && stale.is_empty(),
+        "docs/LAYOUT.md's map and the tree differ: not in the map: {missing:?}; in the map \
+         but not in the tree: {stale:?}"
+    );
+}
