@@ -1139,7 +1139,11 @@ fn the_folder_map_of_docs_layout_matches_the_tree() {
     // The map may name deeper paths too (`tests/api`); those must exist.
     let missing: Vec<&String> = there
         .iter()
-        .filter(|p| !named.iter().any(|n| n == *p || n.starts_with(&format!("{p}/"))))
+        .filter(|p| {
+            !named
+                .iter()
+                .any(|n| n == *p || n.starts_with(&format!("{p}/")))
+        })
         .collect();
     let stale: Vec<&String> = named.iter().filter(|n| !root.join(n).exists()).collect();
     assert!(

@@ -1,12 +1,13 @@
 //! Turnpost: a play-by-email turn service for asynchronous board games.
 //!
-//! Layers (dependencies point downwards only; a module uses only the floors below it), top
-//! first: `app` (builds the server) → `http` (the JSON API; it also answers a path no route
-//! takes, pages' too, and streams through `web::live`) → `web` (the pages, their live updates,
-//! who is asking) → `service` (the use cases) → `notify` (mail, webhook delivery) and `loadgen`
-//! → `config` and `bots` → `rules`, `store`, `auth`, `clock`, `pg`, `fdlimit`. `rules` is the
-//! pure engine and knows nothing above it. `pg` runs the private PostgreSQL cluster (process
-//! management, not storage). See `../shared/DESIGN.md`.
+//! Layers (dependencies point downwards only; a module uses only the floors below it), top first:
+//! `cli` (the command line; `main.rs` only calls it) → `app` (builds the server) → `http` (the
+//! JSON API; it also answers a path no route takes, pages' too, and streams through `web::live`) →
+//! `web` (the pages, their live updates, who is asking) → `service` (the use cases) → `notify`
+//! (mail, webhook delivery) and `loadgen` → `config` and `bots` → `rules`, `store`, `auth`,
+//! `clock`, `pg`, `fdlimit`. `rules` is the pure engine and knows nothing above it. `pg` runs the
+//! private PostgreSQL cluster (process management, not storage). See `../shared/DESIGN.md` and the
+//! map in `docs/LAYOUT.md`.
 
 pub mod app;
 pub mod auth;

@@ -80,8 +80,9 @@ async fn ha_balancer_losing_one_of_two_servers_loses_no_acknowledged_move() {
     let mut running = vec![];
     for n in 0..CLIENTS {
         let (http, base, tally) = (http.clone(), base.clone(), Arc::clone(&tally));
+        let database_url = first.database_url.clone();
         running.push(tokio::spawn(async move {
-            let client = Client::sign_up(http, base, n, &tally).await;
+            let client = Client::sign_up(http, base, &database_url, n, &tally).await;
             client.play(&tally).await;
         }));
     }

@@ -173,8 +173,15 @@ impl Client {
         Some((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
     }
 
-    /// Registers two players (before anything is killed: every request must be served).
-    pub async fn sign_up(http: reqwest::Client, base: String, n: usize, tally: &Tally) -> Client {
+    /// Registers two players and confirms them with the links mailed to them (read from the
+    /// outbox over `database_url`), before anything is killed: every request must be served.
+    pub async fn sign_up(
+        http: reqwest::Client,
+        base: String,
+        database_url: &str,
+        n: usize,
+        _tally: &Tally,
+    ) -> Client {
         let mut c = Client {
             n,
             http,
@@ -182,24 +189,16 @@ impl Client {
             tokens: vec![],
         };
         for seat in 0..2 {
-            let body = json!({
-                "email": format!("ha-{n}-{seat}-{}@example.test", Uuid::new_v4().simple()),
-                "password": "correct horse battery",
-                "display_name": format!("P{n}{seat}"),
-            });
-            let reply = c
-                .call(
-                    tally,
-                    reqwest::Method::POST,
-                    "/v1/auth/register",
-                    None,
-                    Some(body),
-                )
-                .await;
-            let (status, body) = reply.expect("a registration answered");
-            assert_eq!(status, 201, "{body}");
-            c.tokens
-                .push(body["token"].as_str().expect("token").to_owned());
+            let email = format!("ha-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
+            let player = crate::api::helpers::register_on(
+                &c.http,
+                &c.base,
+                database_url,
+                &format!("P{n}{seat}"),
+                &email,
+            )
+            .await;
+            c.tokens.push(player.token);
         }
         c
     }

@@ -45,7 +45,7 @@ async fn register(app: &crate::api::helpers::TestApp) -> (u16, Option<String>, S
 #[tokio::test]
 async fn ha_a_read_only_server_is_503_and_its_connections_are_not_reused() {
     let app = spawn_app().await;
-    assert_eq!(register(&app).await.0, 201);
+    assert_eq!(register(&app).await.0, 202);
     let db = app
         .database_url
         .rsplit('/')
@@ -85,14 +85,14 @@ async fn ha_a_read_only_server_is_503_and_its_connections_are_not_reused() {
     for _ in 0..4 {
         let (status, _, _) = register(&app).await;
         answers.push(status);
-        if status == 201 {
+        if status == 202 {
             break;
         }
     }
     // A background worker may have opened one more read-only session meanwhile: it costs
     // one more 503, never more.
     assert!(
-        answers.last() == Some(&201) && answers.len() <= 2,
+        answers.last() == Some(&202) && answers.len() <= 2,
         "after the server became writable again: {answers:?}"
     );
 }

@@ -147,6 +147,7 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
     let client = Client::sign_up(
         crate::api::helpers::http_client(),
         server.base.clone(),
+        &url,
         0,
         &tally,
     )

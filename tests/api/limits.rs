@@ -142,7 +142,7 @@ async fn registration_is_limited_per_client_address() {
         0,
         "a refused registration creates nothing"
     );
-    assert_eq!(register(4, "198.51.100.2").await.0, 201);
+    assert_eq!(register(4, "198.51.100.2").await.0, 202);
 }
 
 /// "passwords such as `password` are accepted": a common password, one made of the

@@ -980,7 +980,13 @@ async fn every_control_on_every_page_has_a_name_and_the_picture_its_words() {
     b.wait_for("#message-title").await;
     check_names(&b, "the answer to a sign-in link").await;
 
-    // A player's pages.
+    // A player's pages (the mover's address unconfirmed, so that the settings page shows its
+    // confirmation form too).
+    app.sql(&format!(
+        "UPDATE users SET email_verified_at = NULL WHERE id = '{}'",
+        mover.id
+    ))
+    .await;
     b.goto(&link_for(&app, mover, "/", Utc::now())).await;
     b.wait_for("form[action$='/join'] button").await;
     let mut checked = check_names(&b, "/").await;
