@@ -188,10 +188,17 @@ impl Client {
             base,
             tokens: vec![],
         };
+        // No connection kept between the registration and its confirmation: reading the
+        // outbox in between can outlast the balancer's keep-alive, and a POST on a connection
+        // it closed meanwhile fails (hyper's `IncompleteMessage`) before reaching any server.
+        let fresh = reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .build()
+            .expect("a client");
         for seat in 0..2 {
             let email = format!("ha-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
             let player = crate::api::helpers::register_on(
-                &c.http,
+                &fresh,
                 &c.base,
                 database_url,
                 &format!("P{n}{seat}"),
