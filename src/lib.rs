@@ -35,4 +35,4 @@ pub mod web;
 extern crate self as turnpost;
 #[cfg(test)]
 #[path = "../tests/api/mod.rs"]
-mod api;
+mod system_tests;

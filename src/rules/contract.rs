@@ -475,6 +475,166 @@ pub trait Ruleset: 'static {
     }
 }
 
+/// The [`Ruleset`] methods a ruleset's folder implements by convention, each in the file that
+/// owns it, written into the ruleset's `impl Ruleset` block (a macro in item position) instead
+/// of a block of one-line methods that forward to those files. Each `part: module` pair names
+/// the file whose free functions of the same names (and the trait's signatures) implement the
+/// part's methods; a part named alone (`view`) is implemented by the file of its name:
+///
+/// | part | methods (functions of `module`) |
+/// |---|---|
+/// | `play` | `next`, `legal_actions`, `apply` (or each on its own: `next`, `legal_actions`, `apply`) |
+/// | `view` | `typed_view`, `view_schema`, `visibility`, `redact`, `describe` |
+/// | `label` | `label` |
+/// | `belief` | `imagine` |
+/// | `evaluate` | `evaluate` |
+/// | `present` | `present`, `choices` |
+/// | `picture` | `picture` (returned as `Some`), `targets` |
+/// | `notation` | `notation` |
+/// | `orders` | `standing_orders`, `standing_answer` |
+///
+/// ```ignore
+/// impl Ruleset for BagOfFate {
+///     // ID, NAME, the types, options, seats, new_game, the methods with bodies of their own…
+///     crate::rules::parts!(play: actions, view, belief, evaluate, notation);
+/// }
+/// ```
+///
+/// A new method of the trait that every ruleset's file implements is one row here.
+macro_rules! parts {
+    ($($part:ident $(: $module:ident)?),+ $(,)?) => {
+        $( $crate::rules::parts!(@ $part $($module)?); )+
+    };
+    (@ play $m:ident) => {
+        $crate::rules::parts!(@ next $m);
+        $crate::rules::parts!(@ legal_actions $m);
+        $crate::rules::parts!(@ apply $m);
+    };
+    (@ next $m:ident) => {
+        fn next(state: &Self::State) -> $crate::rules::Next<Self::Action> {
+            $m::next(state)
+        }
+    };
+    (@ legal_actions $m:ident) => {
+        fn legal_actions(state: &Self::State, seat: $crate::rules::Seat) -> Vec<Self::Action> {
+            $m::legal_actions(state, seat)
+        }
+    };
+    (@ apply $m:ident) => {
+        fn apply(
+            state: &mut Self::State,
+            actor: $crate::rules::Actor,
+            action: &Self::Action,
+        ) -> Result<(), $crate::rules::RuleError> {
+            $m::apply(state, actor, action)
+        }
+    };
+    (@ view $m:ident) => {
+        fn typed_view(state: &Self::State, viewer: $crate::rules::Viewer) -> Self::View {
+            $m::typed_view(state, viewer)
+        }
+        fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            $m::view_schema(generator)
+        }
+        fn visibility(
+            state: &Self::State,
+            actor: $crate::rules::Actor,
+            action: &Self::Action,
+        ) -> $crate::rules::Visibility {
+            $m::visibility(state, actor, action)
+        }
+        fn redact(
+            state: &Self::State,
+            actor: $crate::rules::Actor,
+            action: &Self::Action,
+        ) -> serde_json::Value {
+            $m::redact(state, actor, action)
+        }
+        fn describe(
+            state: &Self::State,
+            actor: $crate::rules::Actor,
+            action: &Self::Action,
+            viewer: $crate::rules::Viewer,
+        ) -> String {
+            $m::describe(state, actor, action, viewer)
+        }
+    };
+    (@ label $m:ident) => {
+        fn label(state: &Self::State, seat: $crate::rules::Seat, action: &Self::Action) -> String {
+            $m::label(state, seat, action)
+        }
+    };
+    (@ belief $m:ident) => {
+        fn imagine(
+            state: &Self::State,
+            seat: $crate::rules::Seat,
+            pick: &mut dyn FnMut(usize) -> usize,
+        ) -> Self::State {
+            $m::imagine(state, seat, pick)
+        }
+    };
+    (@ evaluate $m:ident) => {
+        fn evaluate(state: &Self::State, seat: $crate::rules::Seat) -> i64 {
+            $m::evaluate(state, seat)
+        }
+    };
+    (@ present $m:ident) => {
+        fn present(
+            state: &Self::State,
+            viewer: $crate::rules::Viewer,
+            names: &[String],
+        ) -> $crate::rules::Presented {
+            $m::present(state, viewer, names)
+        }
+        fn choices(
+            state: &Self::State,
+            seat: $crate::rules::Seat,
+            actions: &[Self::Action],
+            names: &[String],
+        ) -> Vec<$crate::rules::ChoiceGroup> {
+            $m::choices(state, seat, actions, names)
+        }
+    };
+    (@ picture $m:ident) => {
+        fn picture(
+            state: &Self::State,
+            viewer: $crate::rules::Viewer,
+            names: &[String],
+        ) -> Option<String> {
+            Some($m::picture(state, viewer, names))
+        }
+        fn targets(
+            state: &Self::State,
+            seat: $crate::rules::Seat,
+            actions: &[Self::Action],
+        ) -> Vec<Option<String>> {
+            $m::targets(state, seat, actions)
+        }
+    };
+    (@ notation $m:ident) => {
+        fn notation(state: &Self::State, seat: $crate::rules::Seat, action: &Self::Action) -> String {
+            $m::notation(state, seat, action)
+        }
+    };
+    (@ orders $m:ident) => {
+        fn standing_orders() -> Vec<$crate::rules::OrderDoc> {
+            $m::standing_orders()
+        }
+        fn standing_answer(
+            state: &Self::State,
+            seat: $crate::rules::Seat,
+            order: &str,
+        ) -> Option<Self::Action> {
+            $m::standing_answer(state, seat, order)
+        }
+    };
+    // A part named alone is implemented by the file of its name (`view` for `view: view`).
+    (@ $part:ident) => {
+        $crate::rules::parts!(@ $part $part);
+    };
+}
+pub(crate) use parts;
+
 /// `value` as JSON text; `null` should it fail to serialise (a map with non-string keys: no
 /// ruleset's view has one, and the conformance suite checks the text against `view`).
 pub fn raw_json<T: serde::Serialize + ?Sized>(value: &T) -> Box<serde_json::value::RawValue> {

@@ -1,7 +1,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::api::helpers::{Reply, TestApp, spawn_app};
+use crate::system_tests::helpers::{Reply, TestApp, spawn_app};
 
 async fn login(app: &TestApp, email: &str, password: &str) -> Reply {
     app.request(

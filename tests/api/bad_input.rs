@@ -5,9 +5,9 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
-async fn rows(app: &crate::api::helpers::TestApp) -> Vec<i64> {
+async fn rows(app: &crate::system_tests::helpers::TestApp) -> Vec<i64> {
     let mut counts = vec![];
     for t in [
         "users",
@@ -181,7 +181,7 @@ async fn forged_expired_or_missing_tokens_are_401() {
 #[tokio::test]
 async fn expired_tokens_are_refused() {
     // Tokens that expired a second after they were issued.
-    let app = crate::api::helpers::spawn_app_with(|s| s.jwt_ttl_secs = -10).await;
+    let app = crate::system_tests::helpers::spawn_app_with(|s| s.jwt_ttl_secs = -10).await;
     let old = app.register_as("Old", "old@example.test").await;
     let problem = app
         .request(Method::GET, "/v1/me", Some(&old.token), None, &[])

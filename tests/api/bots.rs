@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, Reply, TestApp, spawn_app_with};
+use crate::system_tests::helpers::{Picker, Player, Reply, TestApp, spawn_app_with};
 
 /// Bot decisions one request makes at most (`turnpost::bots::DECISIONS_PER_REQUEST`).
 const TURN_OF_BOTS: usize = turnpost::bots::DECISIONS_PER_REQUEST;

@@ -13,9 +13,11 @@ use tokio::sync::watch;
 use turnpost::clock::Clock;
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, TestApp, spawn_app_with};
-use crate::api::mailbox::{mail_to, reply_address, text_of, verified_players, wait_for_mail_where};
-use crate::api::smtp::SmtpServer;
+use crate::system_tests::helpers::{Picker, Player, TestApp, spawn_app_with};
+use crate::system_tests::mailbox::{
+    mail_to, reply_address, text_of, verified_players, wait_for_mail_where,
+};
+use crate::system_tests::smtp::SmtpServer;
 
 const HOUR: i64 = 3600;
 

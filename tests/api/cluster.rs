@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::{Value, json};
 
-use crate::api::streams::{Sse, SseClient};
+use crate::system_tests::streams::{Sse, SseClient};
 
 /// A `turnpost` command on `data_dir`, with no `DATABASE_URL`: the private cluster.
 fn turnpost(data_dir: &Path) -> Command {
-    let mut cmd = crate::api::helpers::turnpost_command();
+    let mut cmd = crate::system_tests::helpers::turnpost_command();
     cmd.env_remove("DATABASE_URL")
         .env_remove("TURNPOST_SMTP_URL")
         .env_remove("TURNPOST_CONFIG")

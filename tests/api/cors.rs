@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::json;
 
-use crate::api::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::system_tests::helpers::{TestApp, spawn_app, spawn_app_with};
 
 const ALLOWED: &str = "https://play.example";
 const OTHER_ALLOWED: &str = "http://localhost:3000";

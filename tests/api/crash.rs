@@ -15,7 +15,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::ServeProcess;
+use crate::system_tests::helpers::ServeProcess;
 
 /// Clients playing at once, each its own games.
 const CLIENTS: usize = 4;
@@ -70,7 +70,7 @@ impl Client {
         };
         for seat in 0..2 {
             let email = format!("crash-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
-            let player = crate::api::helpers::register_on(
+            let player = crate::system_tests::helpers::register_on(
                 &c.http,
                 &c.base,
                 database_url,
@@ -271,7 +271,7 @@ async fn sigkill_under_load_loses_no_acknowledged_submission() {
     games.sort();
     games.dedup();
     for game in &games {
-        let out = crate::api::helpers::turnpost_command()
+        let out = crate::system_tests::helpers::turnpost_command()
             .args(["replay", &game.to_string()])
             .env("DATABASE_URL", &server.database_url)
             .env("TURNPOST_DATA_DIR", server.data_dir.path())

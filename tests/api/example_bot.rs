@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 const TOOLS: &str = "install the generator with `python3 -m pip install -r .ci/python-requirements.txt` \
      (`.ci/run` does)";

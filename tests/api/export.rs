@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app};
-use crate::api::play::play_to_end;
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::play::play_to_end;
 
 /// The whole log as the events list gives it to `who`.
 async fn events(app: &TestApp, game: Uuid, who: &Player) -> Vec<Value> {

@@ -4,7 +4,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
 
 pub(crate) async fn acting(app: &TestApp, game: Uuid, players: &[Player]) -> (usize, Value) {
     let record = app

@@ -2,8 +2,8 @@
 
 use serde_json::{Value, json};
 
-use crate::api::helpers::spawn_app;
-use crate::api::play::{play_counting_waits, verify_finished_game};
+use crate::system_tests::helpers::spawn_app;
+use crate::system_tests::play::{play_counting_waits, verify_finished_game};
 
 #[tokio::test]
 async fn a_whole_garden_gnomes_game_over_http() {

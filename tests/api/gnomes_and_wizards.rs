@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::api::helpers::{Picker, spawn_app};
-use crate::api::play::verify_finished_game;
+use crate::system_tests::helpers::{Picker, spawn_app};
+use crate::system_tests::play::verify_finished_game;
 
 #[tokio::test]
 async fn a_whole_gnomes_and_wizards_game_over_http_with_an_out_of_turn_cast() {
@@ -34,8 +34,8 @@ async fn a_whole_gnomes_and_wizards_game_over_http_with_an_out_of_turn_cast() {
 /// Plays `game` to its end, casting in every reaction window where a cast is legal; returns
 /// how many casts were made in another player's turn.
 async fn play_one_game(
-    app: &crate::api::helpers::TestApp,
-    players: &[crate::api::helpers::Player],
+    app: &crate::system_tests::helpers::TestApp,
+    players: &[crate::system_tests::helpers::Player],
     game: uuid::Uuid,
     round: u64,
 ) -> usize {

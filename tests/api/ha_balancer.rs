@@ -15,9 +15,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::api::ha_cluster::{Group, Scratch, free_port, installed, tail};
-use crate::api::ha_load::{Client, Tally, assert_all_in_log, replay_all};
-use crate::api::helpers::ServeProcess;
+use crate::system_tests::ha_cluster::{Group, Scratch, free_port, installed, tail};
+use crate::system_tests::ha_load::{Client, Tally, assert_all_in_log, replay_all};
+use crate::system_tests::helpers::ServeProcess;
 
 const CLIENTS: usize = 20;
 /// The server is killed once this many moves were acknowledged (or after `LOAD_FOR`).

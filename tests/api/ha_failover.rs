@@ -11,9 +11,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::api::ha_cluster::{AutoFailover, texts};
-use crate::api::ha_load::{Client, Tally, assert_all_in_log, replay_all};
-use crate::api::helpers::ServeProcess;
+use crate::system_tests::ha_cluster::{AutoFailover, texts};
+use crate::system_tests::ha_load::{Client, Tally, assert_all_in_log, replay_all};
+use crate::system_tests::helpers::ServeProcess;
 
 /// Clients playing at once, each its own games, half on each server.
 const CLIENTS: usize = 20;

@@ -16,8 +16,8 @@ use diesel::connection::{Instrumentation, InstrumentationEvent, set_default_inst
 use serde_json::{Value, json};
 use turnpost::service::submit::{Idempotency, submit};
 
-use crate::api::ha_cluster::texts;
-use crate::api::helpers::spawn_app;
+use crate::system_tests::ha_cluster::texts;
+use crate::system_tests::helpers::spawn_app;
 
 tokio::task_local! {
     /// The statements of the task that runs this (the submission under test).

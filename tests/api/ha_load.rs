@@ -197,7 +197,7 @@ impl Client {
             .expect("a client");
         for seat in 0..2 {
             let email = format!("ha-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
-            let player = crate::api::helpers::register_on(
+            let player = crate::system_tests::helpers::register_on(
                 &fresh,
                 &c.base,
                 database_url,
@@ -471,7 +471,7 @@ pub async fn assert_all_in_log(url: &str, acks: &[Ack]) {
 /// `turnpost replay --all` over `url`: every game refolds to its snapshot with a contiguous
 /// log as long as its version. Returns how many games it replayed.
 pub fn replay_all(url: &str, data_dir: &std::path::Path) -> usize {
-    let out = crate::api::helpers::turnpost_command()
+    let out = crate::system_tests::helpers::turnpost_command()
         .args(["replay", "--all"])
         .env("DATABASE_URL", url)
         .env("TURNPOST_DATA_DIR", data_dir)

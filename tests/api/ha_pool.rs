@@ -7,7 +7,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 /// Runs `sql` on the test database in a session that may write.
 async fn admin(database_url: &str, sql: &str) {
@@ -21,7 +21,7 @@ async fn admin(database_url: &str, sql: &str) {
     conn.batch_execute(sql).await.expect("sql");
 }
 
-async fn register(app: &crate::api::helpers::TestApp) -> (u16, Option<String>, String) {
+async fn register(app: &crate::system_tests::helpers::TestApp) -> (u16, Option<String>, String) {
     let res = app
         .client
         .post(format!("{}/v1/auth/register", app.base))

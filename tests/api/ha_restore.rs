@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 
-use crate::api::ha_cluster::{
+use crate::system_tests::ha_cluster::{
     Group, Scratch, bindir, free_port, installed, own_dir, run_bounded, server_command, texts,
 };
-use crate::api::ha_load::{Client, Tally, assert_all_in_log, entries};
-use crate::api::helpers::ServeProcess;
+use crate::system_tests::ha_load::{Client, Tally, assert_all_in_log, entries};
+use crate::system_tests::helpers::ServeProcess;
 
 /// Moves played in each phase: before the backup, after it and before the point in time,
 /// and after that point.
@@ -91,7 +91,7 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
         .expect("copy deploy/pgbackrest.conf");
     std::fs::copy(here.join("restore-check.sh"), base.join("restore-check.sh"))
         .expect("copy deploy/restore-check.sh");
-    crate::api::ha_cluster::give(&base.join("pgbackrest.conf"));
+    crate::system_tests::ha_cluster::give(&base.join("pgbackrest.conf"));
 
     // The database server, archiving as documented.
     let pgdata = base.join("data");
@@ -130,7 +130,7 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "PostgreSQL did not start:\n{}",
-            crate::api::ha_cluster::tail(&base.join("postgres.log"))
+            crate::system_tests::ha_cluster::tail(&base.join("postgres.log"))
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -145,7 +145,7 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
     let server = ServeProcess::over(&url, &[]).await;
     let tally = Arc::new(Tally::new(1));
     let client = Client::sign_up(
-        crate::api::helpers::http_client(),
+        crate::system_tests::helpers::http_client(),
         server.base.clone(),
         &url,
         0,
@@ -183,7 +183,10 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
         .arg(restored_port.to_string())
         .env("PG_BINDIR", &bindir)
         .env("PGUSER", "postgres")
-        .env("TURNPOST", crate::api::helpers::turnpost_script(&base))
+        .env(
+            "TURNPOST",
+            crate::system_tests::helpers::turnpost_script(&base),
+        )
         .env("RUST_LOG", "warn");
     let log = base.join("restore-check.out");
     run_bounded(&mut restore, &log, Duration::from_secs(300));

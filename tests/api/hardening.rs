@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::api::helpers::{ServeProcess, spawn_app, spawn_app_with};
-use crate::api::smtp::SmtpServer;
+use crate::system_tests::helpers::{ServeProcess, spawn_app, spawn_app_with};
+use crate::system_tests::smtp::SmtpServer;
 
 /// "Security headers on every response (`X-Content-Type-Options`, `Referrer-Policy`,
 /// `Cache-Control: no-store` on token responses, CSP and `frame-ancestors` on HTML)".
@@ -501,7 +501,7 @@ async fn confirm_by_mail(
     smtp: &SmtpServer,
     email: &str,
 ) -> (String, String) {
-    let confirmation = |m: &crate::api::smtp::Received| {
+    let confirmation = |m: &crate::system_tests::smtp::Received| {
         m.to.iter().any(|t| t == email) && m.body_text().contains("/confirm?token=")
     };
     let mails = smtp

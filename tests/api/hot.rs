@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use crate::api::games::acting;
-use crate::api::helpers::spawn_app;
+use crate::system_tests::games::acting;
+use crate::system_tests::helpers::spawn_app;
 
 #[tokio::test]
 async fn turns_alternating_between_two_servers_are_all_played() {

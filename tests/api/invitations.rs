@@ -5,12 +5,12 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::api::browser::Driver;
-use crate::api::helpers::{Player, TestApp};
-use crate::api::mailbox::{
+use crate::system_tests::browser::Driver;
+use crate::system_tests::helpers::{Player, TestApp};
+use crate::system_tests::mailbox::{
     reply_address, reply_message, send_smtp, spawn_mail_app, text_of, verdict, verified_players,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 /// The mail `address` received, in order.
 pub(crate) fn mails_to(smtp: &SmtpServer, address: &str) -> Vec<Received> {

@@ -9,8 +9,8 @@ use futures::future::join_all;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::api::helpers::{Player, TestApp, spawn_app, spawn_app_with};
-use crate::api::mailbox::verified_players;
+use crate::system_tests::helpers::{Player, TestApp, spawn_app, spawn_app_with};
+use crate::system_tests::mailbox::verified_players;
 
 /// What a login answered: status, `Retry-After`, body.
 async fn log_in(
@@ -398,7 +398,7 @@ async fn an_invitation_names_its_sender_briefly_and_without_links() {
 /// (422) with the reason, and a guessed sign-in is 429 with the wait.
 #[tokio::test]
 async fn the_pages_refuse_weak_passwords_and_guessing_in_words() {
-    use crate::api::web::{cookie_value, form, plain_client};
+    use crate::system_tests::web::{cookie_value, form, plain_client};
     let app = spawn_app_with(|s| s.limits.login_per_account_per_min = 5).await;
     let ann = app.register("Ann").await;
     let client = plain_client();

@@ -9,9 +9,9 @@ use turnpost::notify::Mail;
 use turnpost::notify::worker::{Round, Worker};
 use turnpost::store::models::NewOutbox;
 
-use crate::api::helpers::{Player, TestApp, spawn_app_with};
-use crate::api::play::play_counting_waits;
-use crate::api::smtp::{Received, SmtpServer, smtp_url};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app_with};
+use crate::system_tests::play::play_counting_waits;
+use crate::system_tests::smtp::{Received, SmtpServer, smtp_url};
 
 /// Follows the verification link in `user`'s verification mail.
 async fn verify(app: &TestApp, smtp: &SmtpServer, user: &Player) {
@@ -501,7 +501,7 @@ async fn a_worker_killed_mid_batch_loses_nothing() {
     let app = spawn_app_with(|s| s.mail.worker_in_serve = false).await;
     enqueue(&app, &queued_mail(150, "kill")).await;
     let data_dir = tempfile::tempdir().unwrap();
-    let mut child = crate::api::helpers::turnpost_command()
+    let mut child = crate::system_tests::helpers::turnpost_command()
         .arg("worker")
         .env("DATABASE_URL", &app.database_url)
         .env("TURNPOST_SMTP_URL", smtp.url())
@@ -577,7 +577,7 @@ async fn no_mail_shows_another_seats_hand() {
     let before = smtp.received().len();
     let mut upto = before;
     // Play on until mail has gone to someone other than the marked seat and to the marked seat.
-    let mut picker = crate::api::helpers::Picker::new(9);
+    let mut picker = crate::system_tests::helpers::Picker::new(9);
     for _ in 0..200 {
         let rec = app
             .get(&format!("/v1/games/{game}"), &players[0])
@@ -810,7 +810,7 @@ async fn an_invitation_by_email_seats_whoever_accepts_it() {
 /// malformed, though a random token is well formed and only unknown.
 #[tokio::test]
 async fn links_no_mail_gave_out_are_not_found() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let ann = app.register("Ann").await;
     let doc = turnpost::http::document();
     for (method, path, op) in [

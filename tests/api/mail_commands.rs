@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 use turnpost::clock::Clock;
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, TestApp, spawn_app_with};
-use crate::api::mailbox::{
+use crate::system_tests::helpers::{Picker, Player, TestApp, spawn_app_with};
+use crate::system_tests::mailbox::{
     INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle,
     text_of, verdict, verified_players, wait_for_mail_where,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 const HOUR: i64 = 3600;
 

@@ -10,8 +10,8 @@ use lettre::address::Envelope;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app_with};
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app_with};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 pub const INBOUND_SECRET: &str = "inbound-secret-for-tests-0123456789";
 

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::api::helpers::{Picker, spawn_app};
-use crate::api::play::verify_finished_game;
+use crate::system_tests::helpers::{Picker, spawn_app};
+use crate::system_tests::play::verify_finished_game;
 
 #[tokio::test]
 async fn a_whole_two_seat_monsters_and_magic_game_over_http() {

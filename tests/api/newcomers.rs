@@ -6,13 +6,13 @@
 
 use uuid::Uuid;
 
-use crate::api::browser::Driver;
-use crate::api::helpers::Player;
-use crate::api::invitations::{page_link, wait_for_text};
-use crate::api::mailbox::{reply_message, send_smtp, spawn_mail_app, verdict};
-use crate::api::play_by_mail::{check_the_end, play_by_mail};
-use crate::api::smtp::SmtpServer;
-use crate::api::web::{fill_and_submit, register_on_page};
+use crate::system_tests::browser::Driver;
+use crate::system_tests::helpers::Player;
+use crate::system_tests::invitations::{page_link, wait_for_text};
+use crate::system_tests::mailbox::{reply_message, send_smtp, spawn_mail_app, verdict};
+use crate::system_tests::play_by_mail::{check_the_end, play_by_mail};
+use crate::system_tests::smtp::SmtpServer;
+use crate::system_tests::web::{fill_and_submit, register_on_page};
 
 /// A player the test knows only by address: the account was made by Turnpost, not by the test.
 fn by_address(email: &str) -> Player {
@@ -80,7 +80,7 @@ async fn three_newcomers_meet_by_web_and_mail_and_play_a_whole_game_by_mail() {
 
     // Alma answers the invitation mail with JOIN: she has an account now, named from her mail.
     let invitation = wait_for_text(&smtp, &alma_mail, 0, "invites you").await;
-    let to = crate::api::mailbox::reply_address(&invitation).expect("a Reply-To");
+    let to = crate::system_tests::mailbox::reply_address(&invitation).expect("a Reply-To");
     let (id, raw) = reply_message(
         &format!("Alma Ruiz <{alma_mail}>"),
         &to,

@@ -8,7 +8,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 #[derive(diesel::QueryableByName)]
 struct Version {

@@ -1,6 +1,6 @@
 //! The OpenAPI document is generated from the code and checked in; this fails on drift.
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 #[test]
 fn checked_in_openapi_matches_the_code() {

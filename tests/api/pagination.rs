@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::api::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
 
 /// Walks a list `limit` at a time from its first page; returns the ids in order and the
 /// number of pages. Bounded: a list that never ends fails the test.

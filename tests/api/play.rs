@@ -4,8 +4,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, TestApp, spawn_app};
-use crate::api::secrets::assert_no_foreign_secrets;
+use crate::system_tests::helpers::{Picker, Player, TestApp, spawn_app};
+use crate::system_tests::secrets::assert_no_foreign_secrets;
 
 /// Bound on requests for one game (a random bag-of-fate game takes a few hundred actions).
 const MAX_ACTIONS: usize = 20_000;

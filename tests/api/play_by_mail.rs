@@ -7,13 +7,13 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, TestApp};
-use crate::api::mailbox::{
+use crate::system_tests::helpers::{Picker, Player, TestApp};
+use crate::system_tests::mailbox::{
     INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle,
     spawn_mail_app, text_of, verdict, verdicts, verified_players, wait_for_mail,
     wait_for_mail_where,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 /// Bound on the replies of one game (no game here needs as many).
 const MAX_REPLIES: usize = 3_000;

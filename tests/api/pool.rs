@@ -6,7 +6,7 @@ use std::time::Duration;
 use futures::future::join_all;
 use serde_json::json;
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 #[tokio::test]
 async fn requests_succeed_after_postgres_drops_every_pooled_connection() {

@@ -11,12 +11,12 @@ use mail_auth::dkim::DkimSigner;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app_with};
-use crate::api::mailbox::{
+use crate::system_tests::helpers::{Player, TestApp, spawn_app_with};
+use crate::system_tests::mailbox::{
     INBOUND_SECRET, choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle,
     spawn_mail_app, text_of, verdict, verdicts, verified_players,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 const ATTACKER: &str = "attacker@evil.example";
 

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::api::helpers::spawn_app;
+use crate::system_tests::helpers::spawn_app;
 
 #[tokio::test]
 async fn a_ruleset_serves_the_schemas_of_its_content() {
@@ -49,7 +49,7 @@ async fn a_ruleset_serves_the_schemas_of_its_content() {
     let game = app
         .start_game("wiz-war", &[ann.clone(), bob.clone()], Value::Null)
         .await;
-    let (seat, state) = crate::api::games::acting(&app, game, &[ann, bob]).await;
+    let (seat, state) = crate::system_tests::games::acting(&app, game, &[ann, bob]).await;
     let validator = |part: &str| {
         jsonschema::draft202012::new(&schemas[part])
             .unwrap_or_else(|e| panic!("the {part} schema does not compile: {e}"))

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
 
 /// Every seat sees its own hand and only the sizes of the others'; a spectator sees no hand;
 /// every card draw is redacted in the log for everyone but the drawer.

@@ -8,11 +8,11 @@ use reqwest::header::{COOKIE, LOCATION};
 use serde_json::json;
 use turnpost::auth::jwt::Purpose;
 
-use crate::api::helpers::{Player, TestApp, spawn_app};
-use crate::api::web::{cookie_value, form, plain_client};
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::web::{cookie_value, form, plain_client};
 
 /// A second token for `who`, from a login of its own (another device, a bot).
-async fn log_in(app: &TestApp, email: &str, password: &str) -> crate::api::helpers::Reply {
+async fn log_in(app: &TestApp, email: &str, password: &str) -> crate::system_tests::helpers::Reply {
     app.request(
         reqwest::Method::POST,
         "/v1/auth/login",

@@ -3,7 +3,7 @@
 
 use std::process::Stdio;
 
-use crate::api::helpers::ServeProcess;
+use crate::system_tests::helpers::ServeProcess;
 
 #[tokio::test]
 async fn serve_stops_cleanly_on_sigterm() {

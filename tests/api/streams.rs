@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, ServeProcess, TestApp, http_client, spawn_app_with};
+use crate::system_tests::helpers::{Player, ServeProcess, TestApp, http_client, spawn_app_with};
 
 /// One thing read from an event stream.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,7 +114,8 @@ fn parse_block(block: &str) -> Option<Sse> {
 /// Registers `name` on the server at `base`.
 async fn register(base: &str, database_url: &str, name: &str) -> Player {
     let email = format!("{name}-{}@example.test", Uuid::new_v4().simple());
-    crate::api::helpers::register_on(&http_client(), base, database_url, name, &email).await
+    crate::system_tests::helpers::register_on(&http_client(), base, database_url, name, &email)
+        .await
 }
 
 async fn call(method: reqwest::Method, url: String, who: &Player, body: Option<Value>) -> Value {

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 use turnpost::clock::Clock;
 use uuid::Uuid;
 
-use crate::api::helpers::{Player, TestApp, spawn_app_with};
-use crate::api::mailbox::{
+use crate::system_tests::helpers::{Player, TestApp, spawn_app_with};
+use crate::system_tests::mailbox::{
     choice_numbers, mail_to, reply_address, reply_message, send_smtp, settle, spawn_mail_app,
     text_of, verdict, verified_players, wait_for_mail_where,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 fn messages(game: Uuid) -> String {
     format!("/v1/games/{game}/messages")
@@ -54,7 +54,7 @@ fn bodies(list: &[Value]) -> Vec<&str> {
 
 #[tokio::test]
 async fn players_post_to_the_table_and_read_the_talk_page_by_page() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let ann = app.register("Ann").await;
     let bob = app.register("Bob").await;
     let cat = app.register("Cat").await;
@@ -194,7 +194,7 @@ async fn players_post_to_the_table_and_read_the_talk_page_by_page() {
 
 #[tokio::test]
 async fn only_players_may_read_or_write_the_talk() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let ann = app.register("Ann").await;
     let bob = app.register("Bob").await;
     let eve = app.register("Eve").await;

@@ -4,8 +4,8 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::api::games::acting;
-use crate::api::helpers::{Player, TestApp, spawn_app};
+use crate::system_tests::games::acting;
+use crate::system_tests::helpers::{Player, TestApp, spawn_app};
 
 /// Makes a token for `owner` (a session or a token with `account`); the whole answer.
 async fn make(app: &TestApp, owner: &Player, name: &str, scopes: &[&str]) -> Value {
@@ -19,7 +19,7 @@ async fn make(app: &TestApp, owner: &Player, name: &str, scopes: &[&str]) -> Val
 }
 
 /// `DELETE /v1/me/tokens/{id}` as `who`.
-async fn revoke(app: &TestApp, who: &Player, id: &str) -> crate::api::helpers::Reply {
+async fn revoke(app: &TestApp, who: &Player, id: &str) -> crate::system_tests::helpers::Reply {
     app.request(
         Method::DELETE,
         &format!("/v1/me/tokens/{id}"),

@@ -6,12 +6,12 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::helpers::{Picker, Player, TestApp};
-use crate::api::mailbox::{
+use crate::system_tests::helpers::{Picker, Player, TestApp};
+use crate::system_tests::mailbox::{
     mail_to, reply_address, reply_message, send_smtp, spawn_mail_app, text_of, verified_players,
     wait_for_mail_where,
 };
-use crate::api::smtp::{Received, SmtpServer};
+use crate::system_tests::smtp::{Received, SmtpServer};
 
 async fn state(app: &TestApp, game: Uuid, who: &Player) -> Value {
     app.get(&format!("/v1/games/{game}/state"), who)
@@ -257,7 +257,7 @@ async fn lines_after_a_draw_are_not_played() {
 /// takes an action, forgiving case and spacing; an unknown one is refused with the closest.
 #[tokio::test]
 async fn the_api_takes_a_notation_for_an_action() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let players = vec![app.register("ann").await, app.register("bob").await];
     let game = app.start_game("garden-gnomes", &players, json!({})).await;
     let mut picker = Picker::new(3);
@@ -317,7 +317,7 @@ async fn the_api_takes_a_notation_for_an_action() {
 /// decision." Nothing is written.
 #[tokio::test]
 async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let players = vec![app.register("ann").await, app.register("bob").await];
     let game = app.start_game("wiz-war", &players, json!({})).await;
     let (_, who) = to_act(&app, game, &players).await;
@@ -358,7 +358,7 @@ async fn a_preview_shows_the_turn_ahead_and_writes_nothing() {
 /// their player, refused when unknown, never shown to another player.
 #[tokio::test]
 async fn standing_orders_are_private_and_checked() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let players = vec![app.register("ann").await, app.register("bob").await];
     let game = app.start_game("wiz-war", &players, json!({})).await;
     let path = format!("/v1/games/{game}/orders");
@@ -420,7 +420,7 @@ async fn standing_orders_are_private_and_checked() {
 /// to act ever has only one choice, and the lone choices met were logged as `forced`.
 #[tokio::test]
 async fn no_seat_is_asked_a_lone_choice_the_service_may_play() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let players = vec![
         app.register("ann").await,
         app.register("bob").await,

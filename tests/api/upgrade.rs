@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use crate::api::helpers::spawn_app;
-use crate::api::web::play_some;
+use crate::system_tests::helpers::spawn_app;
+use crate::system_tests::web::play_some;
 
 /// Wraps a game's snapshot in a shape no ruleset loads, as a state type reshaped by an
 /// upgrade would leave it.

@@ -14,12 +14,12 @@ use uuid::Uuid;
 
 use mail_parser::MimeHeaders;
 
-use crate::api::browser::Driver;
-use crate::api::helpers::{Picker, Player, TestApp};
-use crate::api::mailbox::{
+use crate::system_tests::browser::Driver;
+use crate::system_tests::helpers::{Picker, Player, TestApp};
+use crate::system_tests::mailbox::{
     mail_to, settle, spawn_mail_app, text_of, verified_players, wait_for_mail_where,
 };
-use crate::api::smtp::SmtpServer;
+use crate::system_tests::smtp::SmtpServer;
 
 /// The mail's sign-in link, pointed at the test server (mail says the public address,
 /// `http://turnpost.test`).
@@ -470,7 +470,7 @@ pub async fn play_some(app: &TestApp, game: Uuid, players: &[Player], steps: usi
 #[tokio::test]
 #[ignore = "writes docs/screenshots/; run by hand"]
 async fn screenshots() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let driver = Driver::start().await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
     std::fs::create_dir_all(&dir).expect("screenshots dir");
@@ -506,8 +506,8 @@ async fn screenshots() {
 /// confirmation mail (its page has a button: a link alone creates nothing), and waits until
 /// signed in.
 pub(crate) async fn register_on_page(
-    b: &crate::api::browser::Browser,
-    app: &crate::api::helpers::TestApp,
+    b: &crate::system_tests::browser::Browser,
+    app: &crate::system_tests::helpers::TestApp,
     smtp: &SmtpServer,
     name: &str,
     email: &str,
@@ -526,7 +526,8 @@ pub(crate) async fn register_on_page(
     .await;
     b.wait_for("#message-title").await;
     assert!(b.text_of_page().await.contains("Check your mail"));
-    let mail = crate::api::invitations::wait_for_text(smtp, email, 0, "/confirm?token=").await;
+    let mail =
+        crate::system_tests::invitations::wait_for_text(smtp, email, 0, "/confirm?token=").await;
     let link = text_of(&mail)
         .lines()
         .find_map(|l| l.trim().strip_prefix("http://turnpost.test/confirm?token="))
@@ -539,7 +540,7 @@ pub(crate) async fn register_on_page(
 
 /// Fills the inputs named in `fields` of the page's form `form` and submits it.
 pub(crate) async fn fill_and_submit(
-    b: &crate::api::browser::Browser,
+    b: &crate::system_tests::browser::Browser,
     form: &str,
     fields: &[(&str, &str)],
 ) {
@@ -719,7 +720,7 @@ async fn the_board_is_in_words_unless_a_player_turns_pictures_on() {
     app.start_game("bag-of-fate", &players, json!({})).await;
     let started = |who: &Player| {
         let email = who.email.clone();
-        move |m: &crate::api::smtp::Received| {
+        move |m: &crate::system_tests::smtp::Received| {
             m.to.iter().any(|t| t == &email) && m.subject().contains("started")
         }
     };
@@ -734,7 +735,7 @@ async fn the_board_is_in_words_unless_a_player_turns_pictures_on() {
             .find(|m| started(who)(m))
             .expect("a start mail")
     };
-    let parse = |m: &crate::api::smtp::Received| {
+    let parse = |m: &crate::system_tests::smtp::Received| {
         mail_parser::MessageParser::default()
             .parse(m.raw.as_bytes())
             .map(|p| {
@@ -884,7 +885,7 @@ const FOCUSABLE: &str = "a[href], button, input:not([type='hidden']), select, te
 
 /// Checks the page `b` shows: every form control labelled in its markup, and everything
 /// focusable named in Chromium's accessibility tree. Returns how many it checked.
-async fn check_names(b: &crate::api::browser::Browser, page: &str) -> usize {
+async fn check_names(b: &crate::system_tests::browser::Browser, page: &str) -> usize {
     let unlabelled = b.script(UNLABELLED).await;
     assert_eq!(
         unlabelled,
@@ -916,7 +917,7 @@ struct Table {
 }
 
 async fn a_table_to_look_at() -> Table {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let (players, game) = two_players_and_an_open_game(&app).await;
     let (version, _, to_act) = version(&app, game, &players[0]).await;
     let mover = players[*to_act.first().expect("a mover") as usize].clone();
@@ -1076,7 +1077,7 @@ async fn the_game_page_is_played_with_the_keyboard_alone() {
         };"#;
     let mut walk: Vec<Value> = vec![];
     for _ in 0..200 {
-        b.press(&[crate::api::browser::TAB]).await;
+        b.press(&[crate::system_tests::browser::TAB]).await;
         let now = b.script(FOCUSED).await;
         if now.is_null() || walk.first() == Some(&now) {
             break; // out of the page, or round to the start
@@ -1118,12 +1119,12 @@ async fn the_game_page_is_played_with_the_keyboard_alone() {
     b.goto(&format!("{}/games/{game}", app.base)).await;
     b.wait_for("button.choice").await;
     for _ in 0..walk.len() {
-        b.press(&[crate::api::browser::TAB]).await;
+        b.press(&[crate::system_tests::browser::TAB]).await;
         if b.script(FOCUSED).await["choice"] == json!(true) {
             break;
         }
     }
-    b.press(&[crate::api::browser::ENTER]).await;
+    b.press(&[crate::system_tests::browser::ENTER]).await;
     let mut moved = false;
     for _ in 0..200 {
         if version(&app, game, &mover).await.0 > before {
@@ -1211,7 +1212,7 @@ async fn signed_in_at(
     app: &TestApp,
     who: &Player,
     path: &str,
-) -> crate::api::browser::Browser {
+) -> crate::system_tests::browser::Browser {
     let b = driver.browser().await;
     b.goto(&format!("{}/signin?next={path}", app.base)).await;
     fill_and_submit(

@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::api::browser::Driver;
-use crate::api::helpers::{Player, TestApp};
+use crate::system_tests::browser::Driver;
+use crate::system_tests::helpers::{Player, TestApp};
 
 async fn record(app: &TestApp, game: Uuid, who: &Player) -> Value {
     app.get(&format!("/v1/games/{game}"), who).await.expect(200)
@@ -16,7 +16,12 @@ async fn record(app: &TestApp, game: Uuid, who: &Player) -> Value {
 
 /// A session cookie for `who`, as the sign-in page would set it (the mail link signs in
 /// elsewhere: web.rs).
-async fn sign_in(app: &TestApp, b: &crate::api::browser::Browser, who: &Player, game: Uuid) {
+async fn sign_in(
+    app: &TestApp,
+    b: &crate::system_tests::browser::Browser,
+    who: &Player,
+    game: Uuid,
+) {
     b.goto(&format!("{}/signin?next=/games/{game}", app.base))
         .await;
     let email = b.wait_for("#email").await;
@@ -30,7 +35,7 @@ async fn sign_in(app: &TestApp, b: &crate::api::browser::Browser, who: &Player, 
 
 #[tokio::test]
 async fn a_turn_is_planned_undone_in_part_and_confirmed_as_one_submission() {
-    let app = crate::api::helpers::spawn_app().await;
+    let app = crate::system_tests::helpers::spawn_app().await;
     let players = vec![app.register("ann").await, app.register("bob").await];
     let game = app.start_game("wiz-war", &players, json!({})).await;
     let r = record(&app, game, &players[0]).await;

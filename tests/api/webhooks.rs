@@ -15,8 +15,8 @@ use sha2::Sha256;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use crate::api::games::acting;
-use crate::api::helpers::{Player, TestApp, spawn_app, spawn_app_with};
+use crate::system_tests::games::acting;
+use crate::system_tests::helpers::{Player, TestApp, spawn_app, spawn_app_with};
 
 /// One request the receiver got, and the status it answered.
 #[derive(Clone, Debug)]
@@ -179,7 +179,7 @@ fn as_token(owner: &Player, secret: &str) -> Player {
     }
 }
 
-async fn delete(app: &TestApp, who: &Player, hook: &str) -> crate::api::helpers::Reply {
+async fn delete(app: &TestApp, who: &Player, hook: &str) -> crate::system_tests::helpers::Reply {
     app.request(
         Method::DELETE,
         &format!("/v1/me/webhooks/{hook}"),

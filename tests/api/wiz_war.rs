@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::api::helpers::{Picker, spawn_app};
-use crate::api::play::verify_finished_game;
+use crate::system_tests::helpers::{Picker, spawn_app};
+use crate::system_tests::play::verify_finished_game;
 
 #[tokio::test]
 async fn a_whole_wiz_war_game_over_http_with_counter_spell_windows() {

@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::api::helpers::{Picker, Player, TestApp, spawn_app};
-use crate::api::play::verify_finished_game;
+use crate::system_tests::helpers::{Picker, Player, TestApp, spawn_app};
+use crate::system_tests::play::verify_finished_game;
 
 /// What one game showed.
 #[derive(Debug, Default)]

@@ -38,9 +38,7 @@ pub use state::{Item, Phase, Player, State};
 #[cfg(test)]
 pub(crate) use secrets::{SECRET_MARKER, plant_action_marker, plant_secret_markers};
 
-use crate::rules::{
-    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
-};
+use crate::rules::{OptionDoc, Ruleset, Seat, SetupError};
 
 /// The ruleset.
 pub struct BagOfFate;
@@ -103,70 +101,7 @@ impl Ruleset for BagOfFate {
         Ok(state)
     }
 
-    fn next(state: &State) -> Next<Action> {
-        actions::next(state)
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        actions::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        actions::apply(state, actor, action)
-    }
-
-    fn typed_view(state: &State, viewer: Viewer) -> view::View {
-        view::typed_view(state, viewer)
-    }
-
-    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        view::view_schema(generator)
-    }
-
-    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
-        view::visibility(state, actor, action)
-    }
-
-    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
-        view::redact(state, actor, action)
-    }
-
-    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
-        view::describe(state, actor, action, viewer)
-    }
-
-    fn label(state: &State, seat: Seat, action: &Action) -> String {
-        label::label(state, seat, action)
-    }
-
-    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
-        belief::imagine(state, seat, pick)
-    }
-
-    fn evaluate(state: &State, seat: Seat) -> i64 {
-        evaluate::evaluate(state, seat)
-    }
-
-    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
-        present::present(state, viewer, names)
-    }
-
-    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
-        Some(picture::picture(state, viewer, names))
-    }
-
-    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
-        picture::targets(state, seat, actions)
-    }
-
-    fn choices(
-        state: &State,
-        seat: Seat,
-        actions: &[Action],
-        names: &[String],
-    ) -> Vec<crate::rules::ChoiceGroup> {
-        present::choices(state, seat, actions, names)
-    }
+    crate::rules::parts!(play: actions, view, label, belief, evaluate, present, picture, notation);
 
     /// Stopping a set before it is turned in puts its cards and tokens back as they were, and
     /// cancelling a trade before it is made starts it over: each leads back to the state
@@ -174,12 +109,6 @@ impl Ruleset for BagOfFate {
     /// over, in a game that never ended: issue 38.)
     fn takes_back(_state: &State, _seat: Seat, action: &Action) -> bool {
         matches!(action, Action::CancelSet | Action::CancelTrade)
-    }
-
-    /// Cards by icons and element, tokens by element, players as `seat-N`
-    /// (docs/rules/bag-of-fate.md, "Notation").
-    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
-        notation::notation(state, action)
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in

@@ -5,10 +5,12 @@
 use super::actions::Action;
 use super::data::Card;
 use super::state::{Item, State};
+use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 
-/// The notation of `action`, one of a player's choices.
-pub fn notation(state: &State, action: &Action) -> String {
+/// The notation of `action`, one of a player's choices: cards by icons and element, tokens by
+/// element, players as `seat-N` (docs/rules/bag-of-fate.md, "Notation").
+pub fn notation(state: &State, _seat: Seat, action: &Action) -> String {
     match action {
         Action::ChooseCharacter(character) => format!("choose {}", word(character.name())),
         Action::Play(card) => format!("play {}", card_word(*card)),

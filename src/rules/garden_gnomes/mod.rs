@@ -35,9 +35,7 @@ pub use actions::Action;
 pub use data::{Colour, Food, Needs, Territory, Token};
 pub use state::{Clan, Combat, Die, Ending, Phase, State};
 
-use crate::rules::{
-    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
-};
+use crate::rules::{OptionDoc, Ruleset, Seat, SetupError};
 
 /// The ruleset.
 pub struct GardenGnomes;
@@ -286,86 +284,10 @@ impl Ruleset for GardenGnomes {
         Ok(state)
     }
 
-    fn next(state: &State) -> Next<Action> {
-        actions::next(state)
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        actions::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        actions::apply(state, actor, action)
-    }
-
-    fn typed_view(state: &State, viewer: Viewer) -> view::View {
-        view::typed_view(state, viewer)
-    }
-
-    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        view::view_schema(generator)
-    }
-
-    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
-        view::visibility(state, actor, action)
-    }
-
-    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
-        view::redact(state, actor, action)
-    }
-
-    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
-        view::describe(state, actor, action, viewer)
-    }
-
-    /// The action alone, without what the rules would do after it: that may depend on other
-    /// players' secret objectives (whether the loot ends the game; review R1).
-    fn label(state: &State, seat: Seat, action: &Action) -> String {
-        view::choice_label(state, seat, action)
-    }
-
-    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
-        belief::imagine(state, seat, pick)
-    }
-
-    fn evaluate(state: &State, seat: Seat) -> i64 {
-        evaluate::evaluate(state, seat)
-    }
-
-    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
-        present::present(state, viewer, names)
-    }
-
-    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
-        Some(picture::picture(state, viewer, names))
-    }
-
-    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
-        picture::targets(state, seat, actions)
-    }
-
-    fn choices(
-        state: &State,
-        seat: Seat,
-        actions: &[Action],
-        names: &[String],
-    ) -> Vec<crate::rules::ChoiceGroup> {
-        present::choices(state, seat, actions, names)
-    }
-
-    /// Territories and clans by name, objectives by number (docs/rules/garden-gnomes.md,
-    /// "Notation").
-    fn notation(_state: &State, _seat: Seat, action: &Action) -> String {
-        notation::notation(action)
-    }
-
-    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
-        orders::standing_orders()
-    }
-
-    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
-        orders::standing_answer(state, seat, order)
-    }
+    crate::rules::parts!(
+        play: actions, view, label: view, belief, evaluate, present, picture, notation,
+        orders
+    );
 
     /// When a deadline passes: end the movement; keep an objective that nobody else can work
     /// out (ruling 17); otherwise the first listed choice (all reinforcements; all remaining

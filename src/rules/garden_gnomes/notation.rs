@@ -4,10 +4,13 @@
 
 use super::actions::Action;
 use super::data::{Territory, territory_name};
+use super::state::State;
+use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 
-/// The notation of `action`, one of a clan's choices.
-pub fn notation(action: &Action) -> String {
+/// The notation of `action`, one of a clan's choices: territories and clans by name, objectives
+/// by number (docs/rules/garden-gnomes.md, "Notation").
+pub fn notation(_state: &State, _seat: Seat, action: &Action) -> String {
     match action {
         Action::Reinforce(gnomes) => format!("reinforce {gnomes}"),
         Action::KeepObjective(id) => format!("keep {id}"),

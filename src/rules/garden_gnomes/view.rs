@@ -388,7 +388,7 @@ pub fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schem
     generator.subschema_for::<View>()
 }
 
-fn label(state: &State, i: usize) -> String {
+fn seat_label(state: &State, i: usize) -> String {
     state.clan(i).map_or_else(String::new, clan_label)
 }
 
@@ -413,12 +413,15 @@ fn prompt(state: &State) -> String {
             let who = state.reinforcing();
             format!(
                 "{} decides how many gnomes (0 to {}) to put onto its home",
-                who.map(|i| label(state, i)).unwrap_or_default(),
+                who.map(|i| seat_label(state, i)).unwrap_or_default(),
                 who.map_or(0, |i| state.reinforcements_due(i))
             )
         }
         Phase::Movement { moves, .. } => {
-            let who = state.mover().map(|i| label(state, i)).unwrap_or_default();
+            let who = state
+                .mover()
+                .map(|i| seat_label(state, i))
+                .unwrap_or_default();
             let focus = match focus(moves) {
                 Focus::Free => String::new(),
                 Focus::Either { from, to } => format!(
@@ -436,7 +439,7 @@ fn prompt(state: &State) -> String {
             match state.declarer() {
                 Some(i) => format!(
                     "Battle in {place}: {} declares targets for {} more dice",
-                    label(state, i),
+                    seat_label(state, i),
                     state.undeclared_dice(combat, i)
                 ),
                 None => format!(
@@ -496,13 +499,13 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
 /// it is left out: after the last clan's `end_movement` the loot and the end check follow, and
 /// whether the game then ends (a clan completes all its objectives, or none can any more)
 /// depends on the other players' secret objectives (review R1).
-pub fn choice_label(state: &State, seat: Seat, action: &Action) -> String {
+pub fn label(state: &State, seat: Seat, action: &Action) -> String {
     match action {
         // A choice, not a log line: "end …", not "… ended …".
         Action::EndMovement => {
             let who = state
                 .mover()
-                .map_or_else(|| format!("Seat {seat}"), |i| label(state, i));
+                .map_or_else(|| format!("Seat {seat}"), |i| seat_label(state, i));
             format!("End the movement of {who}")
         }
         _ => describe_action(state, Actor::Seat(seat), action, Viewer::Seat(seat)),
@@ -513,7 +516,7 @@ fn happening(state: &State, note: &Happening) -> String {
     let clan = |c: Colour| {
         state
             .index_of(c)
-            .map_or_else(|| c.name().to_string(), |i| label(state, i))
+            .map_or_else(|| c.name().to_string(), |i| seat_label(state, i))
     };
     match note {
         Happening::Casualties {
@@ -585,7 +588,7 @@ fn describe_action(state: &State, actor: Actor, action: &Action, viewer: Viewer)
             }
         }
         Action::FirstPlayer(colour) => {
-            let who = state.index_of(*colour).map(|i| label(state, i));
+            let who = state.index_of(*colour).map(|i| seat_label(state, i));
             format!(
                 "{} takes the first player token",
                 who.unwrap_or_else(|| colour.name().to_string())
@@ -594,7 +597,7 @@ fn describe_action(state: &State, actor: Actor, action: &Action, viewer: Viewer)
         Action::DealObjective(id) => {
             let who = state
                 .deal_recipient()
-                .map(|i| label(state, i))
+                .map(|i| seat_label(state, i))
                 .unwrap_or_default();
             if full {
                 format!("{who} was dealt neutral {}", describe_objective(*id))
@@ -615,7 +618,7 @@ fn describe_action(state: &State, actor: Actor, action: &Action, viewer: Viewer)
             }
         }
         Action::Move { from, to } => {
-            let who = state.mover().map(|i| label(state, i)).unwrap_or(seat);
+            let who = state.mover().map(|i| seat_label(state, i)).unwrap_or(seat);
             format!(
                 "{who} moved a gnome from {} to {}",
                 territory_name(*from),
@@ -623,15 +626,21 @@ fn describe_action(state: &State, actor: Actor, action: &Action, viewer: Viewer)
             )
         }
         Action::Reinforce(n) => {
-            let who = state.reinforcing().map(|i| label(state, i)).unwrap_or(seat);
+            let who = state
+                .reinforcing()
+                .map(|i| seat_label(state, i))
+                .unwrap_or(seat);
             format!("{who} put {} onto its home", gnomes(*n))
         }
         Action::EndMovement => {
-            let who = state.mover().map(|i| label(state, i)).unwrap_or(seat);
+            let who = state.mover().map(|i| seat_label(state, i)).unwrap_or(seat);
             format!("{who} ended their movement")
         }
         Action::Attack { target, dice } => {
-            let who = state.declarer().map(|i| label(state, i)).unwrap_or(seat);
+            let who = state
+                .declarer()
+                .map(|i| seat_label(state, i))
+                .unwrap_or(seat);
             let s = if *dice == 1 { "die" } else { "dice" };
             format!("{who} attacks the {} clan with {dice} {s}", target.name())
         }

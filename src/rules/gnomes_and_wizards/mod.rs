@@ -53,9 +53,7 @@ pub use board::{Shape, Side, TileId};
 pub use data::{CardId, Deck, Face, Token, Tribe};
 pub use state::{Cast, Phase, Source, State, Step, Target, UnitRef};
 
-use crate::rules::{
-    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
-};
+use crate::rules::{OptionDoc, Ruleset, Seat, SetupError};
 
 /// The ruleset.
 pub struct GnomesAndWizards;
@@ -290,72 +288,7 @@ impl Ruleset for GnomesAndWizards {
         Ok(state)
     }
 
-    fn next(state: &State) -> Next<Action> {
-        actions::next(state)
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        actions::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        actions::apply(state, actor, action)
-    }
-
-    fn typed_view(state: &State, viewer: Viewer) -> view::View {
-        view::typed_view(state, viewer)
-    }
-
-    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        view::view_schema(generator)
-    }
-
-    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
-        view::visibility(state, actor, action)
-    }
-
-    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
-        view::redact(state, actor, action)
-    }
-
-    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
-        view::describe(state, actor, action, viewer)
-    }
-
-    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
-        belief::imagine(state, seat, pick)
-    }
-
-    fn evaluate(state: &State, seat: Seat) -> i64 {
-        evaluate::evaluate(state, seat)
-    }
-
-    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
-        present::present(state, viewer, names)
-    }
-
-    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
-        Some(picture::picture(state, viewer, names))
-    }
-
-    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
-        picture::targets(state, seat, actions)
-    }
-
-    fn choices(
-        state: &State,
-        seat: Seat,
-        actions: &[Action],
-        names: &[String],
-    ) -> Vec<crate::rules::ChoiceGroup> {
-        present::choices(state, seat, actions, names)
-    }
-
-    /// Units by one word of their name, tiles and dice by number, abilities by name
-    /// (docs/rules/gnomes-and-wizards.md, "Notation").
-    fn notation(state: &State, seat: Seat, action: &Action) -> String {
-        notation::notation(state, seat, action)
-    }
+    crate::rules::parts!(play: actions, view, belief, evaluate, present, picture, notation, orders);
 
     /// A player holding Secret or Learned cards is asked even when none can be cast or
     /// attached now: playing the lone choice at once would tell the table so. With both hands
@@ -366,14 +299,6 @@ impl Ruleset for GnomesAndWizards {
             .players
             .get(seat)
             .is_none_or(|p| !p.hand.is_empty() || !p.learned_hand.is_empty())
-    }
-
-    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
-        orders::standing_orders()
-    }
-
-    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
-        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: pass in a reaction window, keep the dice, stop, end the step,

@@ -10,7 +10,8 @@ use super::state::{Cast, Source, State, Target, UnitRef};
 use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 
-/// The notation of `action`, one of `seat`'s choices.
+/// The notation of `action`, one of `seat`'s choices: units by one word of their name, tiles
+/// and dice by number, abilities by name (docs/rules/gnomes-and-wizards.md, "Notation").
 pub fn notation(state: &State, seat: Seat, action: &Action) -> String {
     let own = |slot: &u8| unit_word(state, seat, *slot);
     match action {

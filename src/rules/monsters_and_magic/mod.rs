@@ -56,9 +56,7 @@ pub use data::{CardId, FigureKind, Structure, Terrain, UnitKind};
 pub use options::{EDITION, MAX_HAND_SIZE, MAX_PERMANENT_CARDS, Options};
 pub use state::{Phase, Pos, State, Stop, Unit};
 
-use crate::rules::{
-    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
-};
+use crate::rules::{OptionDoc, Ruleset, Seat, SetupError};
 
 /// The ruleset.
 pub struct MonstersAndMagic;
@@ -158,66 +156,10 @@ impl Ruleset for MonstersAndMagic {
         Ok(state)
     }
 
-    fn next(state: &State) -> Next<Action> {
-        actions::next(state)
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        legal::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        play::apply(state, actor, action)
-    }
-
-    fn typed_view(state: &State, viewer: Viewer) -> view::View {
-        view::typed_view(state, viewer)
-    }
-
-    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        view::view_schema(generator)
-    }
-
-    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
-        view::visibility(state, actor, action)
-    }
-
-    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
-        view::redact(state, actor, action)
-    }
-
-    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
-        view::describe(state, actor, action, viewer)
-    }
-
-    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
-        belief::imagine(state, seat, pick)
-    }
-
-    fn evaluate(state: &State, seat: Seat) -> i64 {
-        evaluate::evaluate(state, seat)
-    }
-
-    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
-        present::present(state, viewer, names)
-    }
-
-    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
-        Some(picture::picture(state, viewer, names))
-    }
-
-    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
-        picture::targets(state, seat, actions)
-    }
-
-    fn choices(
-        state: &State,
-        seat: Seat,
-        actions: &[Action],
-        names: &[String],
-    ) -> Vec<crate::rules::ChoiceGroup> {
-        present::choices(state, seat, actions, names)
-    }
+    crate::rules::parts!(
+        next: actions, legal_actions: legal, apply: play, view, belief, evaluate,
+        present, picture, notation, orders
+    );
 
     /// When a deadline passes: play no more cards, end the movement phase, end the turn,
     /// leave a stop, cancel a half-made Illusion or Alter Terrain, finish the Alchemist,
@@ -230,26 +172,12 @@ impl Ruleset for MonstersAndMagic {
         matches!(action, Action::CancelIllusion | Action::CancelAlterTerrain)
     }
 
-    /// Cards by name, figures by kind and number, spaces as the board names them
-    /// (docs/rules/monsters-and-magic.md, "Notation").
-    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
-        notation::notation(state, action)
-    }
-
     /// A player with cards in hand is asked even when none can be played now: playing the
     /// lone choice at once would tell the table so. With an empty hand (its count is public)
     /// a lone choice, a fight's "done" too, tells nobody anything and is played
     /// (docs/rules/monsters-and-magic.md, "Forced choices").
     fn keeps_asking(state: &State, seat: Seat) -> bool {
         state.players.get(seat).is_none_or(|p| !p.hand.is_empty())
-    }
-
-    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
-        orders::standing_orders()
-    }
-
-    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
-        orders::standing_answer(state, seat, order)
     }
 
     fn default_action(state: &State, seat: Seat) -> Option<Action> {

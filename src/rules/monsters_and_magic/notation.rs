@@ -6,10 +6,12 @@
 use super::actions::Action;
 use super::data::{CardId, card_name};
 use super::state::{State, Unit};
+use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 
-/// The notation of `action`, one of a player's choices.
-pub fn notation(state: &State, action: &Action) -> String {
+/// The notation of `action`, one of a player's choices: cards by name, figures by kind and
+/// number, spaces as the board names them (docs/rules/monsters-and-magic.md, "Notation").
+pub fn notation(state: &State, _seat: Seat, action: &Action) -> String {
     let figure = |id: &u16| figure_word(state, *id);
     match action {
         Action::ChooseCorner(at) => format!("corner {at}"),

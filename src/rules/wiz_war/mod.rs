@@ -70,9 +70,7 @@ pub use cards::{CardId, School};
 pub use options::{BoardSide, EDITION, Options};
 pub use state::{State, Target};
 
-use crate::rules::{
-    Actor, Next, OptionDoc, RuleError, Ruleset, Seat, SetupError, Viewer, Visibility,
-};
+use crate::rules::{OptionDoc, Ruleset, Seat, SetupError};
 
 /// The ruleset.
 pub struct WizWar;
@@ -206,66 +204,10 @@ impl Ruleset for WizWar {
             .ok_or_else(|| SetupError(format!("no layout for {seats} players")))
     }
 
-    fn next(state: &State) -> Next<Action> {
-        actions::next(state)
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        legal::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, actor: Actor, action: &Action) -> Result<(), RuleError> {
-        play::apply(state, actor, action)
-    }
-
-    fn typed_view(state: &State, viewer: Viewer) -> view::View {
-        view::typed_view(state, viewer)
-    }
-
-    fn view_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        view::view_schema(generator)
-    }
-
-    fn visibility(state: &State, actor: Actor, action: &Action) -> Visibility {
-        view::visibility(state, actor, action)
-    }
-
-    fn redact(state: &State, actor: Actor, action: &Action) -> serde_json::Value {
-        view::redact(state, actor, action)
-    }
-
-    fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) -> String {
-        view::describe(state, actor, action, viewer)
-    }
-
-    fn imagine(state: &State, seat: Seat, pick: &mut dyn FnMut(usize) -> usize) -> State {
-        belief::imagine(state, seat, pick)
-    }
-
-    fn evaluate(state: &State, seat: Seat) -> i64 {
-        evaluate::evaluate(state, seat)
-    }
-
-    fn present(state: &State, viewer: Viewer, names: &[String]) -> crate::rules::Presented {
-        present::present(state, viewer, names)
-    }
-
-    fn picture(state: &State, viewer: Viewer, names: &[String]) -> Option<String> {
-        Some(picture::picture(state, viewer, names))
-    }
-
-    fn targets(state: &State, seat: Seat, actions: &[Action]) -> Vec<Option<String>> {
-        picture::targets(state, seat, actions)
-    }
-
-    fn choices(
-        state: &State,
-        seat: Seat,
-        actions: &[Action],
-        names: &[String],
-    ) -> Vec<crate::rules::ChoiceGroup> {
-        present::choices(state, seat, actions, names)
-    }
+    crate::rules::parts!(
+        next: actions, legal_actions: legal, apply: play, view, belief, evaluate,
+        present, picture, notation, orders
+    );
 
     /// Cancelling a cast takes back the step that began it: a bot that casts Fog, cancels and
     /// casts it again would never end its turn (it did, in a bot game of seed 5). Dropping an
@@ -287,20 +229,6 @@ impl Ruleset for WizWar {
     /// played (docs/rules/wiz-war.md, "Forced choices").
     fn keeps_asking(state: &State, seat: Seat) -> bool {
         state.wizards.get(seat).is_none_or(|w| !w.hand.is_empty())
-    }
-
-    /// Cards by their key, wizards by their colour, squares as the board names them
-    /// (docs/rules/wiz-war.md, "Notation").
-    fn notation(state: &State, _seat: Seat, action: &Action) -> String {
-        notation::notation(state, action)
-    }
-
-    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
-        orders::standing_orders()
-    }
-
-    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
-        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: pass in a window, take back a spell being cast, end the move,

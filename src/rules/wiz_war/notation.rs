@@ -10,8 +10,9 @@ use crate::rules::Seat;
 use crate::rules::notation::{from_json, word};
 
 /// The notation of `action`, one of a wizard's choices. Wizards are named by colour, which
-/// the table knows from set-up on; everything else is what the action's JSON carries.
-pub fn notation(state: &State, action: &Action) -> String {
+/// the table knows from set-up on; everything else is what the action's JSON carries: cards by
+/// their key, squares as the board names them (docs/rules/wiz-war.md, "Notation").
+pub fn notation(state: &State, _seat: Seat, action: &Action) -> String {
     let wizard = |seat: &Seat| state.colour(*seat).to_owned();
     match action {
         Action::Move(dir) => format!("move {}", dir.name()),
