@@ -273,9 +273,15 @@ pub async fn sign_in_page(
     svc: web::Data<Services>,
     q: web::Query<NextQuery>,
 ) -> Page {
-    let csrf = session::csrf(&req, &svc);
+    form_page(&req, &svc, &q, "signin.html")
+}
+
+/// A page of one form (sign-in, registration): `template` with a fresh CSRF token and the
+/// local page to go on to afterwards.
+fn form_page(req: &HttpRequest, svc: &Services, q: &NextQuery, template: &str) -> Page {
+    let csrf = session::csrf(req, svc);
     let next = session::local_path(q.next.as_deref());
-    let body = render("signin.html", &json!({"csrf": csrf.token, "next": next}))?;
+    let body = render(template, &json!({"csrf": csrf.token, "next": next}))?;
     Ok(page(StatusCode::OK, body, &csrf))
 }
 
@@ -420,10 +426,7 @@ pub async fn register_page(
     svc: web::Data<Services>,
     q: web::Query<NextQuery>,
 ) -> Page {
-    let csrf = session::csrf(&req, &svc);
-    let next = session::local_path(q.next.as_deref());
-    let body = render("register.html", &json!({"csrf": csrf.token, "next": next}))?;
-    Ok(page(StatusCode::OK, body, &csrf))
+    form_page(&req, &svc, &q, "register.html")
 }
 
 #[derive(Deserialize)]

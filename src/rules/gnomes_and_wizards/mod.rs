@@ -3,7 +3,7 @@
 //! and the mapping onto the engine are in `docs/rules/gnomes-and-wizards.md`.
 //!
 //! The files read one way, bottom floor first: a file uses only files on the floors below it
-//! (and, on the top floor, `present` uses `view`). This file is the entrance: it assembles
+//! (and, on the top floor, `present` and `picture` use `view`). This file is the entrance: it assembles
 //! them into the `Ruleset`.
 //!
 //! 1. Data: `data` (tribes, units, abilities, the 44 cards and the die, and their names:

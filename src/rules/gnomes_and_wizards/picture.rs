@@ -23,6 +23,7 @@ mod tiles;
 use super::actions::Action;
 use super::board::{Geometry, Position, TileId};
 use super::state::{Phase, State, Step, Target, UnitRef};
+use super::view::letters;
 use super::{Source, setup};
 use crate::rules::picture::document;
 use crate::rules::present::seat_name;
@@ -153,50 +154,6 @@ fn n(v: f64) -> String {
     } else {
         format!("{r:.1}")
     }
-}
-
-/// Each player's letter as the presenter's board writes it: the names' initials when they are
-/// distinct capitals, else A, B, C, D by seat; the automaton is X (`present/text.rs`).
-fn letters(state: &State, names: &[String]) -> Vec<char> {
-    let initials: Vec<Option<char>> = state
-        .players
-        .iter()
-        .enumerate()
-        .map(|(owner, p)| {
-            if p.automaton {
-                Some('X')
-            } else {
-                names
-                    .get(owner)
-                    .and_then(|n| n.chars().next())
-                    .filter(char::is_ascii_alphabetic)
-                    .map(|c| c.to_ascii_uppercase())
-            }
-        })
-        .collect();
-    let mut seen: Vec<char> = Vec::new();
-    let distinct = initials.iter().all(|c| match c {
-        Some(c) if !seen.contains(c) => {
-            seen.push(*c);
-            true
-        }
-        _ => false,
-    });
-    if distinct {
-        return initials.into_iter().map(|c| c.unwrap_or('?')).collect();
-    }
-    state
-        .players
-        .iter()
-        .enumerate()
-        .map(|(owner, p)| {
-            if p.automaton {
-                'X'
-            } else {
-                b"ABCDEFGH".get(owner).map_or('?', |&b| char::from(b))
-            }
-        })
-        .collect()
 }
 
 /// A player's name ("Ann", "the automaton").

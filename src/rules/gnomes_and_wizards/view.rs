@@ -659,3 +659,47 @@ pub fn describe(state: &State, actor: Actor, action: &Action, viewer: Viewer) ->
     };
     format!("{who} {text}.")
 }
+
+/// Each player's letter on the board, in the presenter's text and in the picture alike: the
+/// names' initials when they are distinct capitals, else A, B, C, D by seat; the automaton is X.
+pub fn letters(state: &State, names: &[String]) -> Vec<char> {
+    let initials: Vec<Option<char>> = state
+        .players
+        .iter()
+        .enumerate()
+        .map(|(owner, p)| {
+            if p.automaton {
+                Some('X')
+            } else {
+                names
+                    .get(owner)
+                    .and_then(|n| n.chars().next())
+                    .filter(char::is_ascii_alphabetic)
+                    .map(|c| c.to_ascii_uppercase())
+            }
+        })
+        .collect();
+    let mut seen: Vec<char> = Vec::new();
+    let distinct = initials.iter().all(|c| match c {
+        Some(c) if !seen.contains(c) => {
+            seen.push(*c);
+            true
+        }
+        _ => false,
+    });
+    if distinct {
+        return initials.into_iter().map(|c| c.unwrap_or('?')).collect();
+    }
+    state
+        .players
+        .iter()
+        .enumerate()
+        .map(|(owner, p)| {
+            if p.automaton {
+                'X'
+            } else {
+                b"ABCDEFGH".get(owner).map_or('?', |&b| char::from(b))
+            }
+        })
+        .collect()
+}

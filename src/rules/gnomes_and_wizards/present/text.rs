@@ -5,6 +5,7 @@ use super::super::board::TileId;
 use super::super::data::{self, Ability, CardId, Deck, Effect, Face, Token};
 pub(super) use super::super::data::{deck_name, face_name};
 use super::super::state::{DeclaredCall, Source, State, Target, UnitRef};
+use super::super::view::letters;
 use crate::rules::present::seat_name;
 use crate::rules::{Seat, Viewer};
 
@@ -161,50 +162,6 @@ impl<'a> Ctx<'a> {
             Source::Secret(card) => format!("the Secret card {}", data::card_name(card)),
         }
     }
-}
-
-/// Board letters: each name's initial when they are distinct capitals, else A, B, C, D by
-/// seat; the automaton is X.
-fn letters(state: &State, names: &[String]) -> Vec<char> {
-    let initials: Vec<Option<char>> = state
-        .players
-        .iter()
-        .enumerate()
-        .map(|(owner, p)| {
-            if p.automaton {
-                Some('X')
-            } else {
-                names
-                    .get(owner)
-                    .and_then(|n| n.chars().next())
-                    .filter(char::is_ascii_alphabetic)
-                    .map(|c| c.to_ascii_uppercase())
-            }
-        })
-        .collect();
-    let mut seen: Vec<char> = Vec::new();
-    let distinct = initials.iter().all(|c| match c {
-        Some(c) if !seen.contains(c) => {
-            seen.push(*c);
-            true
-        }
-        _ => false,
-    });
-    if distinct {
-        return initials.into_iter().map(|c| c.unwrap_or('?')).collect();
-    }
-    state
-        .players
-        .iter()
-        .enumerate()
-        .map(|(owner, p)| {
-            if p.automaton {
-                'X'
-            } else {
-                b"ABCDEFGH".get(owner).map_or('?', |&b| char::from(b))
-            }
-        })
-        .collect()
 }
 
 /// "Toy Masters'", "Archmage Vellicent's".
