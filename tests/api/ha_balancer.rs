@@ -413,12 +413,12 @@ async fn ha_balancer_a_stream_whose_server_is_killed_resumes_through_the_balance
         .await
         .expect("a page");
     assert_eq!(Value::Array(seen), listed["entries"]);
-    let failures = tally.failures.lock().unwrap().clone();
     eprintln!(
         "balancer stream: {v} entries, each once; the stream broke {:.2} s after its server \
-         was killed and was open again on the other {:.2} s after the kill; the mover's \
-         requests not served: {failures:?}",
+         was killed and was open again on the other {:.2} s after the kill; {} of the \
+         mover's requests were not served (and tried again)",
         broke_after.as_secs_f64(),
         reconnected_after.as_secs_f64(),
+        tally.failures.lock().unwrap().len(),
     );
 }
