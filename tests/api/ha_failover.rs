@@ -9,10 +9,12 @@
 //! `target_session_attrs=read-write`; nothing tells them that a failover happened.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::system_tests::ha_cluster::{AutoFailover, texts};
-use crate::system_tests::ha_load::{Client, Tally, assert_all_in_log, replay_all};
+use crate::system_tests::ha_load::{
+    Client, Tally, assert_all_in_log, play_all, replay_all, stop_all, wait_acked,
+};
 use crate::system_tests::helpers::ServeProcess;
 
 /// Clients playing at once, each its own games, half on each server.
@@ -55,20 +57,9 @@ async fn ha_failover_under_load_loses_no_acknowledged_move() {
         .build()
         .expect("client");
     let tally = Arc::new(Tally::new(CLIENTS));
-    let mut running = vec![];
-    for n in 0..CLIENTS {
-        let (http, base, tally) = (http.clone(), bases[n % 2].clone(), Arc::clone(&tally));
-        let database_url = first.database_url.clone();
-        running.push(tokio::spawn(async move {
-            let client = Client::sign_up(http, base, &database_url, n, &tally).await;
-            client.play(&tally).await;
-        }));
-    }
-    let started = Instant::now();
-    while tally.acked() < KILL_AFTER_ACKS && started.elapsed() < LOAD_FOR {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let acked_before = tally.acked();
+    let clients = Client::sign_up_all(&http, &bases, &first.database_url, &tally, CLIENTS).await;
+    let running = play_all(&clients, &tally);
+    let acked_before = wait_acked(&tally, KILL_AFTER_ACKS, LOAD_FOR).await;
     assert!(
         acked_before >= KILL_AFTER_ACKS / 3,
         "only {acked_before} moves acknowledged before the kill"
@@ -81,13 +72,7 @@ async fn ha_failover_under_load_loses_no_acknowledged_move() {
     tally.wait_recovered(RECOVERY_WAIT).await;
     // A little more play on the new primary.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    tally.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    for r in running {
-        tokio::time::timeout(Duration::from_secs(60), r)
-            .await
-            .expect("a client stops")
-            .expect("a client");
-    }
+    stop_all(&tally, running).await;
 
     let recovered = tally.recovered.lock().unwrap().clone();
     let first_back = recovered.iter().flatten().min().copied();

@@ -1,15 +1,17 @@
-//! The load of the tests of issue 42: clients that register two players each and play
-//! two-seat games of bag-of-fate through a server (or a balancer) until told to stop, going on
-//! through 503s and lost answers; what they were answered, and when, is tallied. And the checks
-//! after: every acknowledged move is in its game's log; every game refolds.
+//! The load of the tests that kill something under it (issue 42's, and issue 20's `crash`):
+//! clients that register two players each and, once all have, play two-seat games of
+//! bag-of-fate through a server (or a balancer) until told to stop, going on through 503s and
+//! lost answers; what they were answered, and when, is tallied. And the checks after: every
+//! acknowledged move is in its game's log; every game refolds.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use diesel::sql_types::{BigInt, Jsonb, Nullable};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 use serde_json::{Value, json};
+use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 /// A move the server answered 200.
@@ -53,6 +55,8 @@ pub struct Tally {
     /// Per client: how long after the kill began its first request sent after the killed
     /// process was gone was answered 2xx.
     pub recovered: Mutex<Vec<Option<Duration>>>,
+    /// Clients that finished signing up.
+    pub signed_up: AtomicUsize,
     pub stop: AtomicBool,
 }
 
@@ -69,7 +73,16 @@ impl Tally {
     }
 
     /// Notes the beginning of a kill (call right before it): the requests in flight now.
+    /// Every client must have signed up: signing up does not go on through failures (its
+    /// requests must all be served), so a kill while a client signs up fails the test with
+    /// a 502 or 503 that says nothing of what the kill cost.
     pub fn killing(&self) {
+        let clients = self.recovered.lock().unwrap().len();
+        let signed_up = self.signed_up.load(Ordering::SeqCst);
+        assert_eq!(
+            signed_up, clients,
+            "a kill while clients are signing up ({signed_up} of {clients} signed up)"
+        );
         self.sent_at_kill
             .store(self.sent.load(Ordering::SeqCst), Ordering::SeqCst);
         *self.killed_at.lock().unwrap() =
@@ -180,7 +193,7 @@ impl Client {
         base: String,
         database_url: &str,
         n: usize,
-        _tally: &Tally,
+        tally: &Tally,
     ) -> Client {
         let mut c = Client {
             n,
@@ -188,17 +201,10 @@ impl Client {
             base,
             tokens: vec![],
         };
-        // No connection kept between the registration and its confirmation: reading the
-        // outbox in between can outlast the balancer's keep-alive, and a POST on a connection
-        // it closed meanwhile fails (hyper's `IncompleteMessage`) before reaching any server.
-        let fresh = reqwest::Client::builder()
-            .pool_max_idle_per_host(0)
-            .build()
-            .expect("a client");
         for seat in 0..2 {
             let email = format!("ha-{n}-{seat}-{}@example.test", Uuid::new_v4().simple());
             let player = crate::system_tests::helpers::register_on(
-                &fresh,
+                &c.http,
                 &c.base,
                 database_url,
                 &format!("P{n}{seat}"),
@@ -207,11 +213,35 @@ impl Client {
             .await;
             c.tokens.push(player.token);
         }
+        tally.signed_up.fetch_add(1, Ordering::SeqCst);
         c
     }
 
+    /// Signs up `clients` clients at once, client `n` on `bases[n % bases.len()]`, and
+    /// returns when all have (so that nothing is killed while one signs up).
+    pub async fn sign_up_all(
+        http: &reqwest::Client,
+        bases: &[String],
+        database_url: &str,
+        tally: &Arc<Tally>,
+        clients: usize,
+    ) -> Vec<Arc<Client>> {
+        let signing: Vec<_> = (0..clients)
+            .map(|n| {
+                let (http, base) = (http.clone(), bases[n % bases.len()].clone());
+                let (url, tally) = (database_url.to_owned(), Arc::clone(tally));
+                tokio::spawn(async move { Client::sign_up(http, base, &url, n, &tally).await })
+            })
+            .collect();
+        let mut signed = vec![];
+        for s in signing {
+            signed.push(Arc::new(s.await.expect("a client signs up")));
+        }
+        signed
+    }
+
     /// A new two-seat game with both players seated, or `None` if a request was not served.
-    async fn new_game(&self, tally: &Tally) -> Option<Uuid> {
+    pub async fn new_game(&self, tally: &Tally) -> Option<Uuid> {
         let (status, body) = self
             .call(
                 tally,
@@ -249,6 +279,76 @@ impl Client {
         None
     }
 
+    /// One turn of game `id`: the seat to act reads its state and takes a legal action (the
+    /// `pick`th, cycling), expecting the version it read.
+    pub async fn turn(&self, tally: &Tally, id: Uuid, pick: &mut usize) -> Turn {
+        let Some((200, state)) = self
+            .call(
+                tally,
+                reqwest::Method::GET,
+                &format!("/v1/games/{id}/state"),
+                Some(&self.tokens[0]),
+                None,
+            )
+            .await
+        else {
+            return Turn::Unserved;
+        };
+        let Some(seat) = state["to_act"][0]
+            .as_i64()
+            .filter(|_| state["status"] == "active")
+        else {
+            return Turn::Over;
+        };
+        let token = &self.tokens[usize::try_from(seat).expect("seat")];
+        let Some((200, mine)) = self
+            .call(
+                tally,
+                reqwest::Method::GET,
+                &format!("/v1/games/{id}/state"),
+                Some(token),
+                None,
+            )
+            .await
+        else {
+            return Turn::Unserved;
+        };
+        let legal = mine["legal_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if legal.is_empty() {
+            return Turn::Idle;
+        }
+        *pick = pick.wrapping_mul(31).wrapping_add(7);
+        let action = legal[*pick % legal.len()]["action"].clone();
+        let version = mine["version"].as_i64().expect("version");
+        match self
+            .call(
+                tally,
+                reqwest::Method::POST,
+                &format!("/v1/games/{id}/actions"),
+                Some(token),
+                Some(json!({"expected_version": version, "actions": [action]})),
+            )
+            .await
+        {
+            Some((200, _)) => {
+                tally.acks.lock().unwrap().push(Ack {
+                    game: id,
+                    seat: i32::try_from(seat).expect("seat"),
+                    expected_version: version,
+                    action,
+                });
+                Turn::Moved
+            }
+            // Nothing changed (a move whose answer was lost may have been taken).
+            Some((409 | 422, _)) => Turn::Refused,
+            Some((status, body)) => panic!("move: {status} {body}"),
+            None => Turn::Unserved,
+        }
+    }
+
     /// Plays until told to stop, through whatever the server answers; every 200 to a move
     /// is an `Ack`. Games that end are followed by new ones.
     pub async fn play(&self, tally: &Tally) {
@@ -266,154 +366,101 @@ impl Client {
                 }
                 continue;
             };
-            let Some((200, state)) = self
-                .call(
-                    tally,
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{id}/state"),
-                    Some(&self.tokens[0]),
-                    None,
-                )
-                .await
-            else {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            };
-            if state["status"] != "active" {
-                game = None;
-                continue;
-            }
-            let Some(seat) = state["to_act"][0].as_i64() else {
-                game = None;
-                continue;
-            };
-            let seat_index = usize::try_from(seat).expect("seat");
-            let token = &self.tokens[seat_index];
-            let Some((200, mine)) = self
-                .call(
-                    tally,
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{id}/state"),
-                    Some(token),
-                    None,
-                )
-                .await
-            else {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            };
-            let legal = mine["legal_actions"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            if legal.is_empty() {
-                continue;
-            }
-            pick = pick.wrapping_mul(31).wrapping_add(7);
-            let action = legal[pick % legal.len()]["action"].clone();
-            let version = mine["version"].as_i64().expect("version");
-            match self
-                .call(
-                    tally,
-                    reqwest::Method::POST,
-                    &format!("/v1/games/{id}/actions"),
-                    Some(token),
-                    Some(json!({"expected_version": version, "actions": [action]})),
-                )
-                .await
-            {
-                Some((200, _)) => tally.acks.lock().unwrap().push(Ack {
-                    game: id,
-                    seat: i32::try_from(seat).expect("seat"),
-                    expected_version: version,
-                    action,
-                }),
-                // Nothing changed (a move whose answer was lost may have been taken).
-                Some((409 | 422, _)) => {}
-                Some((status, body)) => panic!("move: {status} {body}"),
-                None => tokio::time::sleep(Duration::from_millis(100)).await,
+            match self.turn(tally, id, &mut pick).await {
+                Turn::Moved | Turn::Refused | Turn::Idle => {}
+                Turn::Over => game = None,
+                Turn::Unserved => tokio::time::sleep(Duration::from_millis(100)).await,
             }
         }
     }
 
-    /// Plays `moves` acknowledged moves one after the other (or panics after many tries):
-    /// for tests that need to know which moves came before a moment and which after.
+    /// Plays `moves` acknowledged moves one after the other (or panics after many tries, or
+    /// when a request is not served or a move refused): for tests that need to know which
+    /// moves came before a moment and which after.
     pub async fn play_moves(&self, tally: &Tally, moves: usize) -> Vec<Ack> {
         let before = tally.acked();
-        let game = self.new_game(tally).await.expect("a new game");
-        let mut game = Some(game);
+        let mut game = Some(self.new_game(tally).await.expect("a new game"));
         let mut pick = self.n;
         for _ in 0..moves * 20 {
             if tally.acked() >= before + moves {
                 break;
             }
-            let id = match game {
-                Some(id) => id,
-                None => {
-                    game = self.new_game(tally).await;
-                    continue;
-                }
-            };
-            let (_, state) = self
-                .call(
-                    tally,
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{id}/state"),
-                    Some(&self.tokens[0]),
-                    None,
-                )
-                .await
-                .expect("state");
-            let Some(seat) = state["to_act"][0]
-                .as_i64()
-                .filter(|_| state["status"] == "active")
-            else {
-                game = None;
+            let Some(id) = game else {
+                game = self.new_game(tally).await;
                 continue;
             };
-            let token = &self.tokens[usize::try_from(seat).expect("seat")];
-            let (_, mine) = self
-                .call(
-                    tally,
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{id}/state"),
-                    Some(token),
-                    None,
-                )
-                .await
-                .expect("state");
-            let legal = mine["legal_actions"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            if legal.is_empty() {
-                continue;
+            match self.turn(tally, id, &mut pick).await {
+                Turn::Moved | Turn::Idle => {}
+                Turn::Over => game = None,
+                Turn::Refused => panic!("a move refused in game {id}"),
+                Turn::Unserved => panic!("a request not served in game {id}"),
             }
-            pick = pick.wrapping_mul(31).wrapping_add(7);
-            let action = legal[pick % legal.len()]["action"].clone();
-            let version = mine["version"].as_i64().expect("version");
-            let (status, body) = self
-                .call(
-                    tally,
-                    reqwest::Method::POST,
-                    &format!("/v1/games/{id}/actions"),
-                    Some(token),
-                    Some(json!({"expected_version": version, "actions": [action]})),
-                )
-                .await
-                .expect("a move answered");
-            assert_eq!(status, 200, "{body}");
-            tally.acks.lock().unwrap().push(Ack {
-                game: id,
-                seat: i32::try_from(seat).expect("seat"),
-                expected_version: version,
-                action,
-            });
         }
         let acks = tally.acks.lock().unwrap();
         assert_eq!(acks.len(), before + moves, "moves played");
         acks[before..].to_vec()
     }
+
+    /// The bearer token of the player in `seat` (0 or 1).
+    pub fn token(&self, seat: usize) -> &str {
+        &self.tokens[seat]
+    }
+
+    /// The same players on another server (the one before it was started again, say).
+    pub fn on(&self, base: &str) -> Client {
+        Client {
+            n: self.n,
+            http: self.http.clone(),
+            base: base.to_owned(),
+            tokens: self.tokens.clone(),
+        }
+    }
+}
+
+/// Every client plays (`Client::play`) until `stop_all`.
+pub fn play_all(clients: &[Arc<Client>], tally: &Arc<Tally>) -> Vec<JoinHandle<()>> {
+    clients
+        .iter()
+        .map(|c| {
+            let (c, tally) = (Arc::clone(c), Arc::clone(tally));
+            tokio::spawn(async move { c.play(&tally).await })
+        })
+        .collect()
+}
+
+/// Tells the clients to stop and waits for each (a minute at most).
+pub async fn stop_all(tally: &Tally, running: Vec<JoinHandle<()>>) {
+    tally.stop.store(true, Ordering::Relaxed);
+    for r in running {
+        tokio::time::timeout(Duration::from_secs(60), r)
+            .await
+            .expect("a client stops")
+            .expect("a client");
+    }
+}
+
+/// Waits until `tally` counts `acks` acknowledged moves, or `most`; how many it counts.
+pub async fn wait_acked(tally: &Tally, acks: usize, most: Duration) -> usize {
+    let started = Instant::now();
+    while tally.acked() < acks && started.elapsed() < most {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    tally.acked()
+}
+
+/// What one turn came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// A move acknowledged (an `Ack`).
+    Moved,
+    /// The move was refused (409, 422): nothing changed.
+    Refused,
+    /// The seat read had no legal action (the state changed between the two reads).
+    Idle,
+    /// The game is over.
+    Over,
+    /// A request was answered 5xx or not at all.
+    Unserved,
 }
 
 #[derive(diesel::QueryableByName)]
@@ -491,4 +538,14 @@ pub fn replay_all(url: &str, data_dir: &std::path::Path) -> usize {
         .last()
         .and_then(|line| line.split(" games replayed").next()?.trim().parse().ok())
         .unwrap_or_else(|| panic!("{report}"))
+}
+
+/// A kill while a client signs up is refused (`Tally::killing`): such a test used to fail
+/// with the 502 of a registration that the kill cut, which looked like the balancer's fault.
+#[test]
+#[should_panic(expected = "a kill while clients are signing up (1 of 2 signed up)")]
+fn a_kill_before_every_client_signed_up_is_refused() {
+    let tally = Tally::new(2);
+    tally.signed_up.fetch_add(1, Ordering::SeqCst);
+    tally.killing();
 }

@@ -154,6 +154,10 @@ async fn ha_restore_to_a_point_in_time_keeps_the_moves_before_it_only() {
     .await;
     let before_backup = client.play_moves(&tally, MOVES).await;
     pgbackrest(&base, &bindir, &pgdata, port, &["backup", "--type=full"]);
+    // pgBackRest restores to a time from a backup whose stop time, in whole seconds, is
+    // before it: a point in the second the backup stopped found none ("unable to find backup
+    // set with stop time less than …", one run in two).
+    tokio::time::sleep(Duration::from_secs(2)).await;
     let before_point = client.play_moves(&tally, MOVES).await;
     // The point in time, by the database's clock, between two commits.
     tokio::time::sleep(Duration::from_millis(200)).await;
