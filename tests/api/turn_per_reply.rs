@@ -458,3 +458,157 @@ async fn no_seat_is_asked_a_lone_choice_the_service_may_play() {
         "no lone choice was met in the game played"
     );
 }
+
+/// Sends `text` as a reply to `mail` and returns the answer whose subject has `subject`.
+async fn reply_for(
+    app: &TestApp,
+    smtp: &SmtpServer,
+    who: &Player,
+    mail: &Received,
+    text: &str,
+    subject: &str,
+) -> String {
+    let seen = mail_to(smtp, who).len();
+    let to = reply_address(mail).expect("a reply address");
+    let (_, raw) = reply_message(&who.email, &to, mail, text, "");
+    send_smtp(app, Some(&who.email), &to, &raw).await;
+    let answer =
+        wait_for_mail_where(smtp, who, seen, |m| m.subject().contains(subject)).await;
+    format!("{}\n{}", answer.subject(), text_of(&answer))
+}
+
+/// Bag-of-fate's parameterized standing order (issue 36; docs/rules/bag-of-fate.md, "Standing
+/// orders"): `ORDERS characters hunter farmer` by mail over real SMTP chooses the character the
+/// seat faces now and, in the next round, the next one, without a mail or a choice of
+/// character put to the player; each is logged as the player's own action. An unknown name is
+/// refused with the characters named; the other player sees neither the order nor its list.
+#[tokio::test]
+async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    let (seat, who) = to_act(&app, game, &players).await;
+    let other = &players[1 - seat];
+    let mail = turn_mail(&smtp, who).await;
+    assert!(text_of(&mail).contains("choose "), "{}", text_of(&mail));
+
+    let refused = reply_for(&app, &smtp, who, &mail, "ORDERS characters hunter thief", "Refused")
+        .await;
+    assert!(
+        refused.contains("\"thief\"") && refused.contains("queen, oracle, trader"),
+        "{refused}"
+    );
+    let set = reply_for(
+        &app,
+        &smtp,
+        who,
+        &mail,
+        "ORDERS Characters Hunter, farmer",
+        "Standing orders set",
+    )
+    .await;
+    assert!(set.contains("characters hunter farmer"), "{set}");
+    let asked_before = mail_to(&smtp, who).len();
+
+    // The order chose at once, as the player's own action.
+    let chosen = |log: &[Value]| -> Vec<String> {
+        log.iter()
+            .filter(|e| e["actor"]["seat"] == json!(seat))
+            .filter_map(|e| e["notation"].as_str())
+            .filter(|n| n.starts_with("choose "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let log = entries(&app, game, who, 0).await;
+    assert_eq!(chosen(&log), vec!["choose hunter"], "{log:?}");
+    assert!(
+        log.iter()
+            .filter(|e| e["notation"] == "choose hunter")
+            .all(|e| e["kind"] == "action"),
+        "{log:?}"
+    );
+
+    // Nobody else sees the order: not in the other player's orders, view or log.
+    let theirs = app
+        .get(&format!("/v1/games/{game}/orders"), other)
+        .await
+        .expect(200);
+    assert_eq!(theirs["orders"], json!([]));
+    let mine = app
+        .get(&format!("/v1/games/{game}/orders"), who)
+        .await
+        .expect(200);
+    assert_eq!(mine["orders"], json!(["characters hunter farmer"]));
+    let described = mine["available"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "characters")
+        .cloned()
+        .unwrap_or_default();
+    assert!(described["argument"].is_string(), "{mine}");
+    let seen_by_other = format!(
+        "{}{:?}",
+        state(&app, game, other).await,
+        entries(&app, game, other, 0).await
+    );
+    assert!(
+        !seen_by_other.contains("hunter farmer"),
+        "{seen_by_other}"
+    );
+
+    // Play on by the API until the seat's next character is chosen: the seat is never offered
+    // a character to choose.
+    let mut picker = Picker::new(36);
+    for _ in 0..400 {
+        if chosen(&entries(&app, game, who, 0).await).len() >= 2 {
+            break;
+        }
+        let record = app
+            .get(&format!("/v1/games/{game}"), who)
+            .await
+            .expect(200);
+        if record["status"] != "active" {
+            break;
+        }
+        let acting = record["to_act"][0].as_u64().unwrap() as usize;
+        let st = state(&app, game, &players[acting]).await;
+        let legal = st["legal_actions"].as_array().cloned().unwrap_or_default();
+        if acting == seat {
+            assert!(
+                legal
+                    .iter()
+                    .all(|a| !a["notation"].as_str().unwrap_or("").starts_with("choose ")),
+                "the seat with the order is asked to choose a character: {legal:?}"
+            );
+        }
+        // Not a step taken back (a set or trade cancelled), which could go round in circles.
+        let onward: Vec<&Value> = legal
+            .iter()
+            .filter(|a| !a["notation"].as_str().unwrap_or("").starts_with("cancel-"))
+            .collect();
+        let pick = onward[picker.below(onward.len())];
+        app.post(
+            &format!("/v1/games/{game}/actions"),
+            &players[acting],
+            &json!({"actions": [pick["action"]]}),
+        )
+        .await
+        .expect(200);
+    }
+    let choices = chosen(&entries(&app, game, who, 0).await);
+    assert!(
+        choices.len() >= 2
+            && choices
+                .iter()
+                .all(|c| c == "choose hunter" || c == "choose farmer"),
+        "{choices:?}"
+    );
+    // No mail since the order asked the seat to choose a character.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    for m in mail_to(&smtp, who).into_iter().skip(asked_before) {
+        let text = text_of(&m);
+        assert!(!text.contains("[choose "), "{text}");
+    }
+}

@@ -10,6 +10,7 @@
 //! - `view`: views, log visibility, redaction and descriptions.
 //! - `label`: each legal action as a choice, in the imperative.
 //! - `evaluate`: how well a seat stands, for the built-in bots.
+//! - `orders`: the standing order `characters` (a private list of characters, best first).
 
 mod actions;
 mod belief;
@@ -18,6 +19,7 @@ mod evaluate;
 mod flow;
 mod label;
 mod notation;
+mod orders;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -180,6 +182,20 @@ impl Ruleset for BagOfFate {
     /// (docs/rules/bag-of-fate.md, "Notation").
     fn notation(state: &State, _seat: Seat, action: &Action) -> String {
         notation::notation(state, action)
+    }
+
+    /// `characters` and a list of characters, best first: the first still available is chosen
+    /// for the seat (docs/rules/bag-of-fate.md, "Standing orders").
+    fn standing_orders() -> Vec<crate::rules::OrderDoc> {
+        orders::standing_orders()
+    }
+
+    fn check_order(order: &str) -> Result<String, String> {
+        orders::check_order(order)
+    }
+
+    fn standing_answer(state: &State, seat: Seat, order: &str) -> Option<Action> {
+        orders::standing_answer(state, seat, order)
     }
 
     /// When a deadline passes: end the turn rather than turn in sets, give up a set in

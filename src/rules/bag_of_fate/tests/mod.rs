@@ -8,6 +8,7 @@ mod fresh_review;
 mod hidden;
 mod labels;
 mod notation;
+mod orders;
 mod picture;
 mod playout;
 mod present;
