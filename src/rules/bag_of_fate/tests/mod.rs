@@ -9,6 +9,7 @@ mod hidden;
 mod labels;
 mod notation;
 mod orders;
+mod pace;
 mod picture;
 mod playout;
 mod present;

@@ -1,0 +1,88 @@
+//! The pace of Bag of Fate by mail with the `characters` order (issue 36; docs/MAIL.md,
+//! "Pace"), for other rankings than the example the pace table gives: a measurement, not a
+//! check. `cargo test --lib rules::bag_of_fate::tests::pace -- --ignored --nocapture`
+//! (`TURNPOST_PACE_GAMES` games a seat count, default 20).
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::rules::Registry;
+use crate::service::mail_sizes::measured_options;
+use crate::service::pace::{MAX_STEPS, all_orders, measure};
+
+#[test]
+#[ignore = "a measurement, not a check: prints replies per player per game for rankings"]
+fn replies_with_other_rankings() {
+    let games: u64 = std::env::var("TURNPOST_PACE_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let registry = Registry::standard();
+    let rules = registry.get("bag-of-fate").unwrap();
+    let options = measured_options("bag-of-fate");
+    let names = [
+        "queen",
+        "oracle",
+        "trader",
+        "apprentice",
+        "farmer",
+        "hunter",
+        "wizard",
+    ];
+    let fixed = |list: &str| -> Vec<String> { vec!["play-lone-choices".into(), list.into()] };
+    // Each seat its own ranking of all seven, drawn from the game's seed and the seat.
+    let own = |seed: u64, seat: usize| -> Vec<String> {
+        let mut list = names.to_vec();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed * 16 + seat as u64);
+        for i in (1..list.len()).rev() {
+            list.swap(i, rng.random_range(0..=i));
+        }
+        fixed(&format!("characters {}", list.join(" ")))
+    };
+    let rankings: Vec<(&str, Box<dyn Fn(u64, usize) -> Vec<String> + '_>)> = vec![
+        ("none", Box::new(|_, _| vec![])),
+        ("the example (pace table)", Box::new(|_, _| all_orders(rules))),
+        ("each seat its own, at random", Box::new(own)),
+        (
+            "characters wizard apprentice hunter farmer oracle trader queen",
+            Box::new(move |_, _| {
+                fixed("characters wizard apprentice hunter farmer oracle trader queen")
+            }),
+        ),
+        (
+            "characters hunter farmer oracle trader queen apprentice wizard",
+            Box::new(move |_, _| {
+                fixed("characters hunter farmer oracle trader queen apprentice wizard")
+            }),
+        ),
+        (
+            "characters wizard queen oracle trader apprentice farmer hunter",
+            Box::new(move |_, _| {
+                fixed("characters wizard queen oracle trader apprentice farmer hunter")
+            }),
+        ),
+    ];
+    println!("{games} games a row; per player per game");
+    println!("| ranking | seats | decisions | answered by orders | replies | unfinished |");
+    println!("|---|---|---|---|---|---|");
+    for (name, orders_of) in &rankings {
+        for seats in 2..=4_usize {
+            let (mut decisions, mut ordered, mut replies, mut unfinished) = (0, 0, 0, 0);
+            for seed in 0..games {
+                let orders: Vec<Vec<String>> = (0..seats).map(|s| orders_of(seed, s)).collect();
+                let pace = measure(rules, &options, seats, seed, MAX_STEPS, &orders).unwrap();
+                decisions += pace.decisions.iter().sum::<usize>();
+                ordered += pace.ordered.iter().sum::<usize>();
+                replies += pace.replies.iter().sum::<usize>();
+                unfinished += usize::from(!pace.ended);
+            }
+            let per = (games as f64 * seats as f64).max(1.0);
+            println!(
+                "| {name} | {seats} | {:.2} | {:.2} | {:.2} | {unfinished} |",
+                decisions as f64 / per,
+                ordered as f64 / per,
+                replies as f64 / per
+            );
+        }
+    }
+}
