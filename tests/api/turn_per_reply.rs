@@ -612,3 +612,84 @@ async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
         assert!(!text.contains("[choose "), "{text}");
     }
 }
+
+/// The game page's orders form offers the `characters` order as a text field: filled in and
+/// saved, it is the seat's order, shown back in the field; a bad name changes nothing; the
+/// other player's page shows an empty field, never the list.
+#[tokio::test]
+async fn the_game_page_sets_a_characters_order_from_its_text_field() {
+    use crate::api::web::{form, form_token, plain_client, session_of};
+    use reqwest::header::{CONTENT_TYPE, COOKIE};
+
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    // The seat that does not choose now, so that the order is kept, not played at once.
+    let (seat, _) = to_act(&app, game, &players).await;
+    let (who, other) = (&players[1 - seat], &players[seat]);
+    let page_of = async |p: &Player| -> String {
+        let session = session_of(&app, p, game).await;
+        plain_client()
+            .get(format!("{}/games/{game}", app.base))
+            .header(COOKIE, format!("turnpost_session={session}"))
+            .send()
+            .await
+            .expect("get")
+            .text()
+            .await
+            .expect("body")
+    };
+    let page = page_of(who).await;
+    assert!(page.contains("name=\"arg:characters\" value=\"\""), "{page}");
+    let session = session_of(&app, who, game).await;
+    let (seed, token) = form_token(&app, &session, game).await;
+    let save = async |fields: &[(&str, &str)]| -> u16 {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        plain_client()
+            .post(format!("{}/games/{game}/orders", app.base))
+            .header(
+                COOKIE,
+                format!("turnpost_session={session}; turnpost_csrf={seed}"),
+            )
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(form(&all))
+            .send()
+            .await
+            .expect("post")
+            .status()
+            .as_u16()
+    };
+    assert_eq!(
+        save(&[("order", "play-lone-choices"), ("arg:characters", "Hunter, farmer")]).await,
+        303
+    );
+    let orders_of = async |p: &Player| -> Value {
+        app.get(&format!("/v1/games/{game}/orders"), p)
+            .await
+            .expect(200)["orders"]
+            .clone()
+    };
+    assert_eq!(
+        orders_of(who).await,
+        json!(["play-lone-choices", "characters hunter farmer"])
+    );
+    let page = page_of(who).await;
+    assert!(
+        page.contains("name=\"arg:characters\" value=\"hunter farmer\""),
+        "{page}"
+    );
+    // A name that is no character: refused, nothing changed.
+    assert!(save(&[("arg:characters", "hunter thief")]).await >= 400);
+    assert_eq!(
+        orders_of(who).await,
+        json!(["play-lone-choices", "characters hunter farmer"])
+    );
+    let theirs = page_of(other).await;
+    assert!(
+        theirs.contains("name=\"arg:characters\" value=\"\"") && !theirs.contains("hunter farmer"),
+        "{theirs}"
+    );
+    assert_eq!(orders_of(other).await, json!([]));
+}
