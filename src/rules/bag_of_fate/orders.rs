@@ -24,7 +24,7 @@ pub fn standing_orders() -> Vec<OrderDoc> {
             "the characters you would choose, best first, by name: queen, oracle, trader, \
              apprentice, farmer, hunter, wizard",
         ),
-        example: Some("characters wizard hunter farmer oracle trader queen apprentice"),
+        example: Some("characters wizard apprentice hunter farmer oracle trader queen"),
     }]
 }
 
