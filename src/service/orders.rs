@@ -236,7 +236,11 @@ mod tests {
     fn orders_are_checked_against_the_ruleset_and_kept_once_in_its_order() {
         let got = check(
             "wiz-war",
-            &["PASS-UNLESS-TARGETED", "play-lone-choices", "pass-unless-targeted"],
+            &[
+                "PASS-UNLESS-TARGETED",
+                "play-lone-choices",
+                "pass-unless-targeted",
+            ],
         )
         .unwrap_or_default();
         assert_eq!(got, vec!["play-lone-choices", "pass-unless-targeted"]);
@@ -245,8 +249,14 @@ mod tests {
             refused(&unknown, &["\"pass-always\"", "pass-unless-targeted"]),
             "{unknown:?}"
         );
-        assert_eq!(check("wiz-war", &[]).unwrap_or_default(), Vec::<String>::new());
-        assert!(refused(&check("no-such-game", &["end-turn"]), &["no standing orders"]));
+        assert_eq!(
+            check("wiz-war", &[]).unwrap_or_default(),
+            Vec::<String>::new()
+        );
+        assert!(refused(
+            &check("no-such-game", &["end-turn"]),
+            &["no standing orders"]
+        ));
     }
 
     #[test]
@@ -254,13 +264,19 @@ mod tests {
         // As the API sends them (one text an order) and as a mail's line does (one run).
         let want = vec!["play-lone-choices", "characters oracle queen"];
         assert_eq!(
-            check("bag-of-fate", &["Characters Oracle, QUEEN", "play-lone-choices"])
-                .unwrap_or_default(),
+            check(
+                "bag-of-fate",
+                &["Characters Oracle, QUEEN", "play-lone-choices"]
+            )
+            .unwrap_or_default(),
             want
         );
         assert_eq!(
-            check("bag-of-fate", &["characters oracle queen play-lone-choices"])
-                .unwrap_or_default(),
+            check(
+                "bag-of-fate",
+                &["characters oracle queen play-lone-choices"]
+            )
+            .unwrap_or_default(),
             want
         );
         // Given twice: the last one.
@@ -270,7 +286,10 @@ mod tests {
         );
         // An unknown character is refused, naming the characters.
         let thief = check("bag-of-fate", &["characters oracle thief"]);
-        assert!(refused(&thief, &["\"thief\"", "queen, oracle"]), "{thief:?}");
+        assert!(
+            refused(&thief, &["\"thief\"", "queen, oracle"]),
+            "{thief:?}"
+        );
         // An argument to an order that takes none, or none to one that takes one.
         let extra = check("bag-of-fate", &["play-lone-choices oracle"]);
         assert!(

@@ -472,8 +472,7 @@ async fn reply_for(
     let to = reply_address(mail).expect("a reply address");
     let (_, raw) = reply_message(&who.email, &to, mail, text, "");
     send_smtp(app, Some(&who.email), &to, &raw).await;
-    let answer =
-        wait_for_mail_where(smtp, who, seen, |m| m.subject().contains(subject)).await;
+    let answer = wait_for_mail_where(smtp, who, seen, |m| m.subject().contains(subject)).await;
     format!("{}\n{}", answer.subject(), text_of(&answer))
 }
 
@@ -493,8 +492,15 @@ async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
     let mail = turn_mail(&smtp, who).await;
     assert!(text_of(&mail).contains("choose "), "{}", text_of(&mail));
 
-    let refused = reply_for(&app, &smtp, who, &mail, "ORDERS characters hunter thief", "Refused")
-        .await;
+    let refused = reply_for(
+        &app,
+        &smtp,
+        who,
+        &mail,
+        "ORDERS characters hunter thief",
+        "Refused",
+    )
+    .await;
     assert!(
         refused.contains("\"thief\"") && refused.contains("queen, oracle, trader"),
         "{refused}"
@@ -553,10 +559,7 @@ async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
         state(&app, game, other).await,
         entries(&app, game, other, 0).await
     );
-    assert!(
-        !seen_by_other.contains("hunter farmer"),
-        "{seen_by_other}"
-    );
+    assert!(!seen_by_other.contains("hunter farmer"), "{seen_by_other}");
 
     // Play on by the API until the seat's next character is chosen: the seat is never offered
     // a character to choose.
@@ -565,10 +568,7 @@ async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
         if chosen(&entries(&app, game, who, 0).await).len() >= 2 {
             break;
         }
-        let record = app
-            .get(&format!("/v1/games/{game}"), who)
-            .await
-            .expect(200);
+        let record = app.get(&format!("/v1/games/{game}"), who).await.expect(200);
         if record["status"] != "active" {
             break;
         }
@@ -641,7 +641,10 @@ async fn the_game_page_sets_a_characters_order_from_its_text_field() {
             .expect("body")
     };
     let page = page_of(who).await;
-    assert!(page.contains("name=\"arg:characters\" value=\"\""), "{page}");
+    assert!(
+        page.contains("name=\"arg:characters\" value=\"\""),
+        "{page}"
+    );
     let session = session_of(&app, who, game).await;
     let (seed, token) = form_token(&app, &session, game).await;
     let save = async |fields: &[(&str, &str)]| -> u16 {
@@ -662,7 +665,11 @@ async fn the_game_page_sets_a_characters_order_from_its_text_field() {
             .as_u16()
     };
     assert_eq!(
-        save(&[("order", "play-lone-choices"), ("arg:characters", "Hunter, farmer")]).await,
+        save(&[
+            ("order", "play-lone-choices"),
+            ("arg:characters", "Hunter, farmer")
+        ])
+        .await,
         303
     );
     let orders_of = async |p: &Player| -> Value {

@@ -133,7 +133,10 @@ fn the_order_is_kept_lower_case_with_names_checked() {
     let bare = rules.check_order("characters").unwrap_err();
     assert!(bare.contains("needs"), "{bare}");
     let none = rules.check_order("pass-always").unwrap_err();
-    assert!(none.contains("characters") && none.contains("play-lone-choices"), "{none}");
+    assert!(
+        none.contains("characters") && none.contains("play-lone-choices"),
+        "{none}"
+    );
     let doc = rules
         .standing_orders()
         .into_iter()

@@ -11,6 +11,9 @@ use crate::rules::Registry;
 use crate::service::mail_sizes::measured_options;
 use crate::service::pace::{MAX_STEPS, all_orders, measure};
 
+/// Each seat's standing orders in a game, from the game's seed and the seat.
+type OrdersOf<'a> = Box<dyn Fn(u64, usize) -> Vec<String> + 'a>;
+
 #[test]
 #[ignore = "a measurement, not a check: prints replies per player per game for rankings"]
 fn replies_with_other_rankings() {
@@ -50,9 +53,12 @@ fn replies_with_other_rankings() {
         fixed(&format!("characters {}", list.join(" ")))
     };
     let slow = std::env::var("TURNPOST_PACE_SLOW").is_ok();
-    let mut rankings: Vec<(&str, Box<dyn Fn(u64, usize) -> Vec<String> + '_>)> = vec![
+    let mut rankings: Vec<(&str, OrdersOf<'_>)> = vec![
         ("none", Box::new(|_, _| vec![])),
-        ("the example (pace table)", Box::new(|_, _| all_orders(rules))),
+        (
+            "the example (pace table)",
+            Box::new(|_, _| all_orders(rules)),
+        ),
         (
             "each seat its own, the Wizard first",
             Box::new(move |seed, seat| own(seed, seat, true)),
