@@ -83,7 +83,9 @@ pub async fn get_orders(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetOrders {
-    /// The ids of the standing orders to follow (of `available`); `[]` clears them.
+    /// The standing orders to follow (of `available`), each its id, followed by what it takes
+    /// if it takes anything (an `argument` in `available`): `["play-lone-choices",
+    /// "characters oracle queen"]`; `[]` clears them.
     #[schema(max_items = 32)]
     pub orders: Vec<String>,
 }
@@ -101,7 +103,7 @@ pub struct SetOrders {
         (status = 403, description = "`not-a-player`: the caller holds no seat in this game", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`not-found`: no such game", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`game-status`: the game is over", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid-request`: an id the ruleset does not offer", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid-request`: an id the ruleset does not offer, an argument an order does not take or a bad one (an unknown name: the known ones are listed)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("bearer" = []))
 )]

@@ -206,7 +206,9 @@ pub enum Orders {
     Show,
     /// `ORDERS OFF` (or `NONE`, `CLEAR`): none any more.
     Off,
-    /// `ORDERS <id> <id> …` (spaces or commas between): these, replacing any before.
+    /// `ORDERS <id> <id> …` (spaces or commas between; an order that takes an argument is its
+    /// id and the words after it: `ORDERS characters oracle queen`): these, replacing any
+    /// before. The words are grouped into orders by the service (`service::orders::checked`).
     Set(Vec<String>),
 }
 

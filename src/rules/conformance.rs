@@ -468,6 +468,7 @@ pub fn check<R: Secrets>(config: &Config) -> Report {
         R::ID
     );
     check_default_options::<R>();
+    check_orders::<R>();
 
     let mut report = Report::default();
     for (set, options) in option_sets.iter().enumerate() {
@@ -566,6 +567,55 @@ fn check_default_options<R: Secrets>() {
         "{}: null options must mean the default options",
         R::ID
     );
+}
+
+/// Each standing order's id is short and plain (`[a-z0-9-]`) and unique; an order that takes an
+/// argument has an example, which [`Ruleset::check_order`] keeps as it is; a bare id of an order
+/// that takes none is kept as it is.
+fn check_orders<R: Secrets>() {
+    let orders = R::standing_orders();
+    for (i, order) in orders.iter().enumerate() {
+        assert!(
+            !order.id.is_empty()
+                && order
+                    .id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !orders.iter().take(i).any(|o| o.id == order.id),
+            "{}: the standing order id {:?} must be [a-z0-9-] and unique",
+            R::ID,
+            order.id
+        );
+        match (order.argument, order.example) {
+            (None, None) => assert_eq!(
+                R::check_order(order.id),
+                Ok(order.id.to_owned()),
+                "{}: Ruleset::check_order must keep the bare id {:?}",
+                R::ID,
+                order.id
+            ),
+            (Some(_), Some(example)) => {
+                assert!(
+                    example.starts_with(&format!("{} ", order.id)),
+                    "{}: the example of {:?} must begin with its id",
+                    R::ID,
+                    order.id
+                );
+                assert_eq!(
+                    R::check_order(example),
+                    Ok(example.to_owned()),
+                    "{}: Ruleset::check_order must keep the example of {:?} as it is",
+                    R::ID,
+                    order.id
+                );
+            }
+            _ => panic!(
+                "{}: the standing order {:?} takes an argument exactly when it has an example",
+                R::ID,
+                order.id
+            ),
+        }
+    }
 }
 
 /// The options as JSON, once checked to survive the trips the service puts them through.

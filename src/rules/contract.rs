@@ -253,6 +253,14 @@ pub struct OrderDoc {
     pub id: &'static str,
     /// What it does, for people: "Pass in reaction windows unless you are the target."
     pub description: &'static str,
+    /// What the order takes after its id, for people, if it takes anything (a parameterized
+    /// order: bag-of-fate's `characters oracle queen`); `None` for an order that is its id
+    /// alone. The ruleset checks and normalises the whole text ([`Ruleset::check_order`]).
+    pub argument: Option<&'static str>,
+    /// For an order that takes an argument: the whole order as a player writes it, id first
+    /// (`characters wizard hunter farmer`); the conformance suite plays it, and the pace
+    /// measure gives it for every seat (`service::pace`).
+    pub example: Option<&'static str>,
 }
 
 /// A ruleset: the pure rules of one game.
@@ -362,8 +370,23 @@ pub trait Ruleset: 'static {
     fn standing_orders() -> Vec<OrderDoc> {
         Vec::new()
     }
-    /// The action the standing order `order` (an id of [`Ruleset::standing_orders`]) takes for
-    /// `seat` now, if it answers the decision `seat` faces (one of its legal actions); `None`
+    /// The standing order `order`, as a player gave it (its id first, then what it takes, if
+    /// it takes anything: `characters Oracle, queen`), checked and normalised to the text that
+    /// is kept and given to [`Ruleset::standing_answer`] (`characters oracle queen`); `Err`
+    /// says why it is refused, naming what would do. The service has already found the id
+    /// among [`Ruleset::standing_orders`] and seen that an argument is there exactly when the
+    /// order takes one (`rules::registry`). By default only the bare ids of orders that take
+    /// nothing are accepted. Pure and total.
+    fn check_order(order: &str) -> Result<String, String> {
+        let order = order.trim();
+        Self::standing_orders()
+            .iter()
+            .find(|o| o.argument.is_none() && o.id.eq_ignore_ascii_case(order))
+            .map(|o| o.id.to_owned())
+            .ok_or_else(|| format!("{order:?} is not a standing order of {}", Self::NAME))
+    }
+    /// The action the standing order `order` (as [`Ruleset::check_order`] kept it: an id of
+    /// [`Ruleset::standing_orders`], then its argument if it takes one) takes for `seat` now, if it answers the decision `seat` faces (one of its legal actions); `None`
     /// leaves the decision to the player. It decides only on what `seat` may see (its view):
     /// never on another seat's secrets, and never on a chance step not yet drawn. The service
     /// logs it as the player's own action.
@@ -492,6 +515,7 @@ pub trait Ruleset: 'static {
 /// | `picture` | `picture` (returned as `Some`), `targets` |
 /// | `notation` | `notation` |
 /// | `orders` | `standing_orders`, `standing_answer` |
+/// | `check_order` | `check_order` (an order that takes an argument) |
 ///
 /// ```ignore
 /// impl Ruleset for BagOfFate {
@@ -614,6 +638,11 @@ macro_rules! parts {
     (@ notation $m:ident) => {
         fn notation(state: &Self::State, seat: $crate::rules::Seat, action: &Self::Action) -> String {
             $m::notation(state, seat, action)
+        }
+    };
+    (@ check_order $m:ident) => {
+        fn check_order(order: &str) -> Result<String, String> {
+            $m::check_order(order)
         }
     };
     (@ orders $m:ident) => {

@@ -137,6 +137,12 @@ pub trait Game: Send + Sync {
     fn option_docs(&self) -> Vec<OptionDoc>;
     /// The standing orders a player may give ([`Ruleset::standing_orders`]).
     fn standing_orders(&self) -> Vec<OrderDoc>;
+    /// A standing order as a player gave it (`characters Oracle, queen`), checked against those
+    /// offered ([`Game::standing_orders`]) and normalised to the text that is kept and given to
+    /// [`GameState::standing_answer`] (`characters oracle queen`): its id first (any case), then
+    /// an argument exactly when the order takes one ([`OrderDoc::argument`]), which the ruleset
+    /// checks ([`Ruleset::check_order`]). `Err` says why not, naming what would do.
+    fn check_order(&self, order: &str) -> Result<String, String>;
     /// The JSON Schemas of the ruleset's options, actions and view.
     fn schemas(&self) -> Schemas;
     /// Seat range for the given options (`null` means the defaults).
@@ -172,6 +178,8 @@ pub const LONE_CHOICES: OrderDoc = OrderDoc {
     id: "play-lone-choices",
     description: "Play at once any choice that is my only one, also where the game would ask \
                   me to keep a secret (the table may then tell that I had no other choice).",
+    argument: None,
+    example: None,
 };
 
 /// Whether `next`, an action as a client sends it (its JSON, or `{"notation": ...}`), names
@@ -486,6 +494,38 @@ where
         let mut orders = vec![LONE_CHOICES];
         orders.extend(R::standing_orders());
         orders
+    }
+
+    fn check_order(&self, order: &str) -> Result<String, String> {
+        let words: Vec<&str> = order
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let Some((first, rest)) = words.split_first() else {
+            return Err("a standing order is its id, not an empty text".into());
+        };
+        let offered = self.standing_orders();
+        let Some(doc) = offered.iter().find(|o| o.id.eq_ignore_ascii_case(first)) else {
+            let known: Vec<&str> = offered.iter().map(|o| o.id).collect();
+            return Err(format!(
+                "{first:?} is not a standing order of this game; there are: {}",
+                known.join(", ")
+            ));
+        };
+        match (doc.argument, rest.is_empty()) {
+            (None, true) => Ok(doc.id.to_owned()),
+            (None, false) => Err(format!(
+                "{} takes nothing after it, not {:?}",
+                doc.id,
+                rest.join(" ")
+            )),
+            (Some(what), true) => Err(format!(
+                "{} needs {what} after it (as in `{}`)",
+                doc.id,
+                doc.example.unwrap_or(doc.id)
+            )),
+            (Some(_), false) => R::check_order(&format!("{} {}", doc.id, rest.join(" "))),
+        }
     }
 
     fn schemas(&self) -> Schemas {

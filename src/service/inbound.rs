@@ -397,18 +397,21 @@ async fn standing_orders(
     } else {
         format!(
             "In force (only you can see them): {}.",
-            view.orders.join(", ")
+            view.orders.join("; ")
         )
     }];
     if view.available.is_empty() {
         lines.push("This game offers no standing orders.".into());
     } else {
-        lines.push("This game offers (reply ORDERS and the ids, or ORDERS OFF):".into());
-        lines.extend(
-            view.available
-                .iter()
-                .map(|o| format!("  {}: {}", o.id, o.description)),
+        lines.push(
+            "This game offers (reply ORDERS and the ids, each followed by what it takes, or \
+             ORDERS OFF):"
+                .into(),
         );
+        lines.extend(view.available.iter().map(|o| match &o.argument {
+            Some(what) => format!("  {} <{what}>: {}", o.id, o.description),
+            None => format!("  {}: {}", o.id, o.description),
+        }));
     }
     Ok((verdict, answer_to(seat, &title, lines, Show::Status, None)))
 }

@@ -39,7 +39,7 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "ORDERS",
-        "your standing orders in this game and those it offers (ORDERS <id> <id> sets them, ORDERS OFF clears them; nobody else sees them)",
+        "your standing orders in this game and those it offers (ORDERS <id> <id> sets them, an order that takes a list with the list after its id, as in ORDERS characters oracle queen; ORDERS OFF clears them; nobody else sees them)",
     ),
     ("STATUS", "this game again: the table and your choices"),
     ("HISTORY", "the game's log, as you may see it"),

@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::game_views::seat_of;
 use super::submit::Play;
 use super::{Result, ServiceError, Services};
+use crate::rules::{Game as Rules, OrderDoc};
 use crate::store::models::{Game, GameStatus, SeatPlayer, User};
 use crate::store::{self, Conn};
 
@@ -24,12 +25,18 @@ pub struct OrderView {
     pub id: String,
     /// What it does, in words.
     pub description: String,
+    /// What the order takes after its id, in words, if it takes anything: such an order is
+    /// sent as one text, its id first (`characters oracle queen`). Absent for an order that is
+    /// its id alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub argument: Option<String>,
 }
 
 /// The caller's standing orders in a game, and those its ruleset offers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct OrdersView {
-    /// The ids of the orders in force for the caller's seat (nobody else sees them).
+    /// The orders in force for the caller's seat (nobody else sees them): each its id, then
+    /// what it takes if it takes anything (`characters oracle queen`).
     pub orders: Vec<String>,
     /// Every order this game's ruleset offers.
     pub available: Vec<OrderView>,
@@ -46,6 +53,7 @@ pub fn available(svc: &Services, game: &Game) -> Vec<OrderView> {
                 .map(|o| OrderView {
                     id: o.id.to_owned(),
                     description: o.description.to_owned(),
+                    argument: o.argument.map(str::to_owned),
                 })
                 .collect()
         })
@@ -73,27 +81,74 @@ fn view(svc: &Services, game: &Game, players: &[SeatPlayer], seat: i32) -> Order
     }
 }
 
-/// The ids of `wanted` checked against what the ruleset offers, each once, in the ruleset's
-/// order; an unknown one is refused, naming the ones there are.
-pub fn checked(offered: &[OrderView], wanted: &[String]) -> Result<Vec<String>> {
-    if let Some(unknown) = wanted
+/// The most words in the orders of one seat (ids and what they take, together).
+const MAX_WORDS: usize = 64;
+
+/// The orders `wanted`, as a player gave them, checked against what the ruleset offers and
+/// normalised (`rules::Game::check_order`), each once, in the ruleset's order (an order given
+/// twice: the last one). The texts are read as one run of words, spaces or commas between:
+/// an order's id begins an order and the words after it, up to the next id, are what it takes
+/// (`characters oracle queen`), so `["characters oracle", "queen"]` (a list) and
+/// `"characters oracle queen play-lone-choices"` (a mail's line) both do. An unknown id, an
+/// argument given to an order that takes none, or a bad argument is refused, naming what
+/// there is.
+pub fn checked(rules: Option<&dyn Rules>, wanted: &[String]) -> Result<Vec<String>> {
+    let offered = rules.map(|r| r.standing_orders()).unwrap_or_default();
+    let known = || {
+        let ids: Vec<&str> = offered.iter().map(|o| o.id).collect();
+        ids.join(", ")
+    };
+    let words: Vec<&str> = wanted
         .iter()
-        .find(|w| !offered.iter().any(|o| o.id.eq_ignore_ascii_case(w.trim())))
-    {
-        let known: Vec<&str> = offered.iter().map(|o| o.id.as_str()).collect();
-        return Err(ServiceError::Invalid(if known.is_empty() {
-            format!("this game offers no standing orders (not even {unknown:?})")
-        } else {
-            format!(
-                "{unknown:?} is not a standing order of this game; there are: {}",
-                known.join(", ")
-            )
-        }));
+        .flat_map(|w| w.split(|c: char| c.is_whitespace() || c == ','))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() > MAX_WORDS {
+        return Err(ServiceError::Invalid(format!(
+            "at most {MAX_WORDS} words of standing orders"
+        )));
+    }
+    // Grouped: an id, then the words it takes.
+    let mut groups: Vec<(&OrderDoc, Vec<&str>)> = Vec::new();
+    for word in words {
+        if let Some(doc) = offered.iter().find(|o| o.id.eq_ignore_ascii_case(word)) {
+            groups.push((doc, vec![]));
+            continue;
+        }
+        match groups.last_mut() {
+            Some((doc, args)) if doc.argument.is_some() => args.push(word),
+            last => {
+                let after = last.map_or(String::new(), |(doc, _)| {
+                    format!(" ({} takes nothing after it)", doc.id)
+                });
+                return Err(ServiceError::Invalid(if offered.is_empty() {
+                    format!("this game offers no standing orders (not even {word:?})")
+                } else {
+                    format!(
+                        "{word:?} is not a standing order of this game{after}; there are: {}",
+                        known()
+                    )
+                }));
+            }
+        }
+    }
+    let mut kept: Vec<(&str, String)> = Vec::new();
+    for (doc, args) in groups {
+        let text = std::iter::once(doc.id)
+            .chain(args)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let order = rules
+            .ok_or_else(|| ServiceError::Invalid("this game offers no standing orders".into()))?
+            .check_order(&text)
+            .map_err(ServiceError::Invalid)?;
+        kept.retain(|(id, _)| *id != doc.id);
+        kept.push((doc.id, order));
     }
     Ok(offered
         .iter()
-        .filter(|o| wanted.iter().any(|w| o.id.eq_ignore_ascii_case(w.trim())))
-        .map(|o| o.id.clone())
+        .filter_map(|o| kept.iter().find(|(id, _)| *id == o.id))
+        .map(|(_, order)| order.clone())
         .collect())
 }
 
@@ -129,7 +184,7 @@ pub async fn set_locked(
     if !matches!(game.status(), GameStatus::Open | GameStatus::Active) {
         return Err(ServiceError::WrongStatus(game.status.clone()));
     }
-    let orders = checked(&available(svc, game), wanted)?;
+    let orders = checked(svc.rules.get(&game.ruleset), wanted)?;
     store::games::set_standing_orders(conn, game.id, seat, &orders).await?;
     if let Some(p) = players.iter_mut().find(|p| p.seat == seat) {
         p.orders = orders;
@@ -165,37 +220,85 @@ async fn answer_now(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Registry;
 
-    fn offered() -> Vec<OrderView> {
-        ["pass-unless-targeted", "end-turn"]
-            .iter()
-            .map(|id| OrderView {
-                id: (*id).into(),
-                description: String::new(),
-            })
-            .collect()
+    fn check(ruleset: &str, wanted: &[&str]) -> Result<Vec<String>> {
+        let registry = Registry::standard();
+        let wanted: Vec<String> = wanted.iter().map(|w| (*w).to_owned()).collect();
+        checked(registry.get(ruleset), &wanted)
+    }
+
+    fn refused(got: &Result<Vec<String>>, words: &[&str]) -> bool {
+        matches!(got, Err(ServiceError::Invalid(why)) if words.iter().all(|w| why.contains(w)))
     }
 
     #[test]
     fn orders_are_checked_against_the_ruleset_and_kept_once_in_its_order() {
-        let got = checked(
-            &offered(),
+        let got = check(
+            "wiz-war",
             &[
-                "END-TURN".into(),
-                "pass-unless-targeted".into(),
-                "end-turn".into(),
+                "PASS-UNLESS-TARGETED",
+                "play-lone-choices",
+                "pass-unless-targeted",
             ],
         )
         .unwrap_or_default();
-        assert_eq!(got, vec!["pass-unless-targeted", "end-turn"]);
-        let refused = checked(&offered(), &["pass-always".into()]);
+        assert_eq!(got, vec!["play-lone-choices", "pass-unless-targeted"]);
+        let unknown = check("wiz-war", &["pass-always"]);
         assert!(
-            matches!(&refused, Err(ServiceError::Invalid(why)) if why.contains("pass-unless-targeted")),
-            "{refused:?}"
+            refused(&unknown, &["\"pass-always\"", "pass-unless-targeted"]),
+            "{unknown:?}"
         );
         assert_eq!(
-            checked(&offered(), &[]).unwrap_or_default(),
+            check("wiz-war", &[]).unwrap_or_default(),
             Vec::<String>::new()
         );
+        assert!(refused(
+            &check("no-such-game", &["end-turn"]),
+            &["no standing orders"]
+        ));
+    }
+
+    #[test]
+    fn an_order_that_takes_an_argument_is_its_id_and_the_words_after_it() {
+        // As the API sends them (one text an order) and as a mail's line does (one run).
+        let want = vec!["play-lone-choices", "characters oracle queen"];
+        assert_eq!(
+            check(
+                "bag-of-fate",
+                &["Characters Oracle, QUEEN", "play-lone-choices"]
+            )
+            .unwrap_or_default(),
+            want
+        );
+        assert_eq!(
+            check(
+                "bag-of-fate",
+                &["characters oracle queen play-lone-choices"]
+            )
+            .unwrap_or_default(),
+            want
+        );
+        // Given twice: the last one.
+        assert_eq!(
+            check("bag-of-fate", &["characters wizard", "characters farmer"]).unwrap_or_default(),
+            vec!["characters farmer"]
+        );
+        // An unknown character is refused, naming the characters.
+        let thief = check("bag-of-fate", &["characters oracle thief"]);
+        assert!(
+            refused(&thief, &["\"thief\"", "queen, oracle"]),
+            "{thief:?}"
+        );
+        // An argument to an order that takes none, or none to one that takes one.
+        let extra = check("bag-of-fate", &["play-lone-choices oracle"]);
+        assert!(
+            refused(&extra, &["\"oracle\"", "play-lone-choices takes nothing"]),
+            "{extra:?}"
+        );
+        let bare = check("bag-of-fate", &["characters"]);
+        assert!(refused(&bare, &["characters needs"]), "{bare:?}");
+        let too_many = check("bag-of-fate", &[&"characters queen ".repeat(40)]);
+        assert!(refused(&too_many, &["at most"]), "{too_many:?}");
     }
 }

@@ -47,8 +47,9 @@ impl Pace {
 }
 
 /// Plays one game of `rules` with `options` at `seats` seats from `seed`, the bot in every
-/// seat, chance drawn from the seed; at most `max_steps` actions. Every seat has given the
-/// standing orders `orders` (ids of the ruleset's, or none): as in the service, a forced
+/// seat, chance drawn from the seed; at most `max_steps` actions. Seat `s` has given the
+/// standing orders `orders[s]` (as the service keeps them: ids of the ruleset's, an order that
+/// takes an argument with it; none for a seat past the end): as in the service, a forced
 /// choice comes first, then a standing order that answers, and only then the player (here the
 /// bot) decides.
 pub fn measure(
@@ -57,7 +58,7 @@ pub fn measure(
     seats: usize,
     seed: u64,
     max_steps: usize,
-    orders: &[String],
+    orders: &[Vec<String>],
 ) -> anyhow::Result<Pace> {
     let options = rules.normalise_options(options)?;
     let mut state = rules.new_game(&options, seats)?;
@@ -85,7 +86,8 @@ struct Counting<'a> {
     current: Vec<bool>,
     /// The bot as the service runs it: never back to a state it decided in.
     memory: crate::bots::Memory,
-    orders: &'a [String],
+    /// Per seat: its standing orders.
+    orders: &'a [Vec<String>],
 }
 
 impl Table for Counting<'_> {
@@ -105,7 +107,8 @@ impl Table for Counting<'_> {
         let forced = state.next_forced(0, &|_| false).map(|(s, f)| (s, f.action));
         let ordered = || {
             acting.iter().find_map(|&s| {
-                let (_, action) = state.standing_answer(s, self.orders)?;
+                let orders = self.orders.get(s).map_or(&[][..], Vec::as_slice);
+                let (_, action) = state.standing_answer(s, orders)?;
                 Some((s, action))
             })
         };
@@ -207,11 +210,7 @@ pub fn row(
     max_steps: usize,
 ) -> anyhow::Result<Row> {
     let options = super::mail_sizes::measured_options(rules.id());
-    let orders: Vec<String> = rules
-        .standing_orders()
-        .iter()
-        .map(|o| o.id.to_owned())
-        .collect();
+    let orders = vec![all_orders(rules); seats];
     let mut row = Row {
         ruleset: rules.id(),
         seats,
@@ -231,6 +230,17 @@ pub fn row(
         row.unfinished += usize::from(!plain.ended) + usize::from(!ordered.ended);
     }
     Ok(row)
+}
+
+/// Every standing order the ruleset offers, as a player who wants the game to move gives them:
+/// an order that takes an argument as its example (`OrderDoc::example`: bag-of-fate's
+/// `characters` with a ranking of all seven characters, fixed for the whole game).
+pub fn all_orders(rules: &dyn rules::Game) -> Vec<String> {
+    rules
+        .standing_orders()
+        .iter()
+        .map(|o| o.example.unwrap_or(o.id).to_owned())
+        .collect()
 }
 
 /// The pace table: [`row`] for every ruleset (or those named in `rulesets`) and every seat
@@ -263,7 +273,8 @@ pub fn preamble(games: u64) -> String {
         "{games} seeded games per row, the bot in every seat, the options of \
          `service::mail_sizes::measured_options` (wiz-war: round_limit 30); per player per \
          game. Each game is played twice: without standing orders, and with every seat giving \
-         all of its ruleset's (`play-lone-choices` included)."
+         all of its ruleset's (`play-lone-choices` included; bag-of-fate's `characters` with \
+         the ranking of its example)."
     )
 }
 
@@ -301,6 +312,28 @@ mod tests {
             .unwrap_or_default();
         println!("{}", Row::HEADER);
         table(&only, &[], games, |row| println!("{}", row.markdown())).unwrap();
+    }
+
+    /// Bag-of-fate's `characters` order, given as its example by every seat, chooses every
+    /// character of a game (its ranking lists all seven, and at most four are taken before a
+    /// seat's turn), so no reply is spent on one; the game still ends.
+    #[test]
+    fn the_characters_order_answers_every_character_choice() {
+        let registry = Registry::standard();
+        let rules = registry.get("bag-of-fate").unwrap();
+        let options = crate::service::mail_sizes::measured_options(rules.id());
+        let orders = vec![all_orders(rules); 3];
+        assert!(orders[0].iter().any(|o| o.starts_with("characters ")));
+        let plain = measure(rules, &options, 3, 1, MAX_STEPS, &[]).unwrap();
+        let ordered = measure(rules, &options, 3, 1, MAX_STEPS, &orders).unwrap();
+        assert!(plain.ended && ordered.ended);
+        for s in 0..3 {
+            assert!(ordered.ordered[s] > 0, "seat {s}: {ordered:?}");
+            assert!(
+                ordered.replies[s] < ordered.decisions[s] - ordered.ordered[s] + 1,
+                "seat {s}: {ordered:?}"
+            );
+        }
     }
 
     /// Every ruleset's game is counted whole: each seat's replies are at most its own

@@ -848,11 +848,19 @@ async fn game_context(
         "plan": planning,
         "orders": seat.filter(|_| matches!(game.status(), GameStatus::Open | GameStatus::Active)).map(|s| {
             let mine = players.iter().find(|p| p.seat == s).map(|p| p.orders.clone()).unwrap_or_default();
-            crate::service::orders::available(svc, game).into_iter().map(|o| json!({
-                "id": o.id,
-                "description": o.description,
-                "on": mine.contains(&o.id),
-            })).collect::<Vec<_>>()
+            crate::service::orders::available(svc, game).into_iter().map(|o| {
+                // An order that takes an argument is kept as its id and the argument.
+                let given = mine.iter().find_map(|m| {
+                    m.strip_prefix(o.id.as_str()).and_then(|rest| rest.strip_prefix(' '))
+                });
+                json!({
+                    "id": o.id,
+                    "description": o.description,
+                    "argument": o.argument,
+                    "value": given.unwrap_or_default(),
+                    "on": mine.contains(&o.id) || given.is_some(),
+                })
+            }).collect::<Vec<_>>()
         }),
         "log": log,
         "log_more": (total - entries.len() as i64).max(0),
@@ -1155,12 +1163,15 @@ async fn confirm_plan(
 pub struct OrdersForm {
     #[serde(default)]
     csrf: String,
-    /// The ids checked: one `order` field per checked box.
+    /// The ids checked: one `order` field per checked box; an order that takes an argument
+    /// comes from its text field (`arg:<id>`), as its id and the text, when the text is not
+    /// empty.
     #[serde(default)]
     order: Vec<String>,
 }
 
-/// `POST /games/{id}/orders`: the standing orders checked on the page (none clears them).
+/// `POST /games/{id}/orders`: the standing orders checked on the page, and those whose text
+/// field is filled in (none clears them).
 pub async fn set_orders(
     req: HttpRequest,
     svc: web::Data<Services>,
@@ -1178,7 +1189,13 @@ pub async fn set_orders(
         match k.as_ref() {
             "csrf" => form.csrf = v.into_owned(),
             "order" => form.order.push(v.into_owned()),
-            _ => {}
+            k => {
+                if let Some(id) = k.strip_prefix("arg:")
+                    && !v.trim().is_empty()
+                {
+                    form.order.push(format!("{id} {v}"));
+                }
+            }
         }
     }
     let Some(user) = form_sender(&req, &svc, &form.csrf).await? else {

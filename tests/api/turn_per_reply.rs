@@ -458,3 +458,245 @@ async fn no_seat_is_asked_a_lone_choice_the_service_may_play() {
         "no lone choice was met in the game played"
     );
 }
+
+/// Sends `text` as a reply to `mail` and returns the answer whose subject has `subject`.
+async fn reply_for(
+    app: &TestApp,
+    smtp: &SmtpServer,
+    who: &Player,
+    mail: &Received,
+    text: &str,
+    subject: &str,
+) -> String {
+    let seen = mail_to(smtp, who).len();
+    let to = reply_address(mail).expect("a reply address");
+    let (_, raw) = reply_message(&who.email, &to, mail, text, "");
+    send_smtp(app, Some(&who.email), &to, &raw).await;
+    let answer = wait_for_mail_where(smtp, who, seen, |m| m.subject().contains(subject)).await;
+    format!("{}\n{}", answer.subject(), text_of(&answer))
+}
+
+/// Bag-of-fate's parameterized standing order (issue 36; docs/rules/bag-of-fate.md, "Standing
+/// orders"): `ORDERS characters hunter farmer` by mail over real SMTP chooses the character the
+/// seat faces now and, in the next round, the next one, without a mail or a choice of
+/// character put to the player; each is logged as the player's own action. An unknown name is
+/// refused with the characters named; the other player sees neither the order nor its list.
+#[tokio::test]
+async fn a_characters_order_by_mail_chooses_the_next_character_unasked() {
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    let (seat, who) = to_act(&app, game, &players).await;
+    let other = &players[1 - seat];
+    let mail = turn_mail(&smtp, who).await;
+    assert!(text_of(&mail).contains("choose "), "{}", text_of(&mail));
+
+    let refused = reply_for(
+        &app,
+        &smtp,
+        who,
+        &mail,
+        "ORDERS characters hunter thief",
+        "Refused",
+    )
+    .await;
+    assert!(
+        refused.contains("\"thief\"") && refused.contains("queen, oracle, trader"),
+        "{refused}"
+    );
+    let set = reply_for(
+        &app,
+        &smtp,
+        who,
+        &mail,
+        "ORDERS Characters Hunter, farmer",
+        "Standing orders set",
+    )
+    .await;
+    assert!(set.contains("characters hunter farmer"), "{set}");
+    let asked_before = mail_to(&smtp, who).len();
+
+    // The order chose at once, as the player's own action.
+    let chosen = |log: &[Value]| -> Vec<String> {
+        log.iter()
+            .filter(|e| e["actor"]["seat"] == json!(seat))
+            .filter_map(|e| e["notation"].as_str())
+            .filter(|n| n.starts_with("choose "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let log = entries(&app, game, who, 0).await;
+    assert_eq!(chosen(&log), vec!["choose hunter"], "{log:?}");
+    assert!(
+        log.iter()
+            .filter(|e| e["notation"] == "choose hunter")
+            .all(|e| e["kind"] == "action"),
+        "{log:?}"
+    );
+
+    // Nobody else sees the order: not in the other player's orders, view or log.
+    let theirs = app
+        .get(&format!("/v1/games/{game}/orders"), other)
+        .await
+        .expect(200);
+    assert_eq!(theirs["orders"], json!([]));
+    let mine = app
+        .get(&format!("/v1/games/{game}/orders"), who)
+        .await
+        .expect(200);
+    assert_eq!(mine["orders"], json!(["characters hunter farmer"]));
+    let described = mine["available"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "characters")
+        .cloned()
+        .unwrap_or_default();
+    assert!(described["argument"].is_string(), "{mine}");
+    let seen_by_other = format!(
+        "{}{:?}",
+        state(&app, game, other).await,
+        entries(&app, game, other, 0).await
+    );
+    assert!(!seen_by_other.contains("hunter farmer"), "{seen_by_other}");
+
+    // Play on by the API until the seat's next character is chosen: the seat is never offered
+    // a character to choose.
+    let mut picker = Picker::new(36);
+    for _ in 0..400 {
+        if chosen(&entries(&app, game, who, 0).await).len() >= 2 {
+            break;
+        }
+        let record = app.get(&format!("/v1/games/{game}"), who).await.expect(200);
+        if record["status"] != "active" {
+            break;
+        }
+        let acting = record["to_act"][0].as_u64().unwrap() as usize;
+        let st = state(&app, game, &players[acting]).await;
+        let legal = st["legal_actions"].as_array().cloned().unwrap_or_default();
+        if acting == seat {
+            assert!(
+                legal
+                    .iter()
+                    .all(|a| !a["notation"].as_str().unwrap_or("").starts_with("choose ")),
+                "the seat with the order is asked to choose a character: {legal:?}"
+            );
+        }
+        // Not a step taken back (a set or trade cancelled), which could go round in circles.
+        let onward: Vec<&Value> = legal
+            .iter()
+            .filter(|a| !a["notation"].as_str().unwrap_or("").starts_with("cancel-"))
+            .collect();
+        let pick = onward[picker.below(onward.len())];
+        app.post(
+            &format!("/v1/games/{game}/actions"),
+            &players[acting],
+            &json!({"actions": [pick["action"]]}),
+        )
+        .await
+        .expect(200);
+    }
+    let choices = chosen(&entries(&app, game, who, 0).await);
+    assert!(
+        choices.len() >= 2
+            && choices
+                .iter()
+                .all(|c| c == "choose hunter" || c == "choose farmer"),
+        "{choices:?}"
+    );
+    // No mail since the order asked the seat to choose a character.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    for m in mail_to(&smtp, who).into_iter().skip(asked_before) {
+        let text = text_of(&m);
+        assert!(!text.contains("[choose "), "{text}");
+    }
+}
+
+/// The game page's orders form offers the `characters` order as a text field: filled in and
+/// saved, it is the seat's order, shown back in the field; a bad name changes nothing; the
+/// other player's page shows an empty field, never the list.
+#[tokio::test]
+async fn the_game_page_sets_a_characters_order_from_its_text_field() {
+    use crate::system_tests::web::{form, form_token, plain_client, session_of};
+    use reqwest::header::{CONTENT_TYPE, COOKIE};
+
+    let smtp = SmtpServer::start();
+    let app = spawn_mail_app(&smtp).await;
+    let players = verified_players(&app, &["Ann", "Bob"]).await;
+    let game = app.start_game("bag-of-fate", &players, json!({})).await;
+    // The seat that does not choose now, so that the order is kept, not played at once.
+    let (seat, _) = to_act(&app, game, &players).await;
+    let (who, other) = (&players[1 - seat], &players[seat]);
+    let page_of = async |p: &Player| -> String {
+        let session = session_of(&app, p, game).await;
+        plain_client()
+            .get(format!("{}/games/{game}", app.base))
+            .header(COOKIE, format!("turnpost_session={session}"))
+            .send()
+            .await
+            .expect("get")
+            .text()
+            .await
+            .expect("body")
+    };
+    let page = page_of(who).await;
+    assert!(
+        page.contains("name=\"arg:characters\" value=\"\""),
+        "{page}"
+    );
+    let session = session_of(&app, who, game).await;
+    let (seed, token) = form_token(&app, &session, game).await;
+    let save = async |fields: &[(&str, &str)]| -> u16 {
+        let mut all = vec![("csrf", token.as_str())];
+        all.extend_from_slice(fields);
+        plain_client()
+            .post(format!("{}/games/{game}/orders", app.base))
+            .header(
+                COOKIE,
+                format!("turnpost_session={session}; turnpost_csrf={seed}"),
+            )
+            .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(form(&all))
+            .send()
+            .await
+            .expect("post")
+            .status()
+            .as_u16()
+    };
+    assert_eq!(
+        save(&[
+            ("order", "play-lone-choices"),
+            ("arg:characters", "Hunter, farmer")
+        ])
+        .await,
+        303
+    );
+    let orders_of = async |p: &Player| -> Value {
+        app.get(&format!("/v1/games/{game}/orders"), p)
+            .await
+            .expect(200)["orders"]
+            .clone()
+    };
+    assert_eq!(
+        orders_of(who).await,
+        json!(["play-lone-choices", "characters hunter farmer"])
+    );
+    let page = page_of(who).await;
+    assert!(
+        page.contains("name=\"arg:characters\" value=\"hunter farmer\""),
+        "{page}"
+    );
+    // A name that is no character: refused, nothing changed.
+    assert!(save(&[("arg:characters", "hunter thief")]).await >= 400);
+    assert_eq!(
+        orders_of(who).await,
+        json!(["play-lone-choices", "characters hunter farmer"])
+    );
+    let theirs = page_of(other).await;
+    assert!(
+        theirs.contains("name=\"arg:characters\" value=\"\"") && !theirs.contains("hunter farmer"),
+        "{theirs}"
+    );
+    assert_eq!(orders_of(other).await, json!([]));
+}

@@ -243,7 +243,7 @@ fn link_for(app: &TestApp, who: &Player, path: &str, issued: chrono::DateTime<Ut
     format!("{}{path}?signin={token}", app.base)
 }
 
-async fn session_of(app: &TestApp, who: &Player, game: Uuid) -> String {
+pub(crate) async fn session_of(app: &TestApp, who: &Player, game: Uuid) -> String {
     let res = plain_client()
         .get(link_for(app, who, &format!("/games/{game}"), Utc::now()))
         .send()
@@ -258,7 +258,7 @@ async fn session_of(app: &TestApp, who: &Player, game: Uuid) -> String {
 }
 
 /// The page's CSRF cookie and the token its form carries.
-async fn form_token(app: &TestApp, session: &str, game: Uuid) -> (String, String) {
+pub(crate) async fn form_token(app: &TestApp, session: &str, game: Uuid) -> (String, String) {
     let res = plain_client()
         .get(format!("{}/games/{game}", app.base))
         .header(COOKIE, format!("turnpost_session={session}"))

@@ -10,6 +10,7 @@
 //! - `view`: views, log visibility, redaction and descriptions.
 //! - `label`: each legal action as a choice, in the imperative.
 //! - `evaluate`: how well a seat stands, for the built-in bots.
+//! - `orders`: the standing order `characters` (a private list of characters, best first).
 
 mod actions;
 mod belief;
@@ -18,6 +19,7 @@ mod evaluate;
 mod flow;
 mod label;
 mod notation;
+mod orders;
 mod picture;
 mod present;
 #[cfg(test)]
@@ -101,7 +103,10 @@ impl Ruleset for BagOfFate {
         Ok(state)
     }
 
-    crate::rules::parts!(play: actions, view, label, belief, evaluate, present, picture, notation);
+    crate::rules::parts!(
+        play: actions, view, label, belief, evaluate, present, picture, notation, orders,
+        check_order: orders
+    );
 
     /// Stopping a set before it is turned in puts its cards and tokens back as they were, and
     /// cancelling a trade before it is made starts it over: each leads back to the state

@@ -96,16 +96,18 @@ pub(super) fn nothing_forgotten<R: Secrets>(
     );
     // A standing order decides only on what its seat may see: the same in every state the
     // seat could believe it is in. So are the notations the seat reads its choices by.
+    // An order that takes an argument is played as its example (`OrderDoc::example`).
     for order in R::standing_orders() {
+        let text = order.example.unwrap_or(order.id);
         let (answer, believed_answer) = (
-            R::standing_answer(state, seat, order.id),
-            R::standing_answer(&believed, seat, order.id),
+            R::standing_answer(state, seat, text),
+            R::standing_answer(&believed, seat, text),
         );
         assert!(
             answer == believed_answer,
             "the standing order {:?} of seat {seat} answers {answer:?}, but {believed_answer:?} \
              in what the seat imagines (Ruleset::imagine): it decides on what the seat cannot see",
-            order.id
+            text
         );
     }
     let notations = |s: &R::State| -> Vec<String> {

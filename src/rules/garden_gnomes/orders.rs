@@ -14,6 +14,8 @@ pub fn standing_orders() -> Vec<OrderDoc> {
         id: REINFORCE_ALL,
         description: "At the start of every round, put all the reinforcements I may (at most \
                       my reserve) onto my home territory.",
+        argument: None,
+        example: None,
     }]
 }
 

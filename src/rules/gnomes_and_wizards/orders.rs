@@ -14,6 +14,8 @@ pub fn standing_orders() -> Vec<OrderDoc> {
         id: PASS_OUTSIDE_MY_TURN,
         description: "Cast nothing in other players' turns: pass in every reaction window \
                       opened in another player's turn (or between turns).",
+        argument: None,
+        example: None,
     }]
 }
 

@@ -18,6 +18,8 @@ pub fn standing_orders() -> Vec<OrderDoc> {
             id: NO_CARDS_DEFENDING,
             description: "Play no hand card in fights where you defend: answer \"done\" in your \
                           card windows as the defender.",
+            argument: None,
+            example: None,
         },
         OrderDoc {
             id: END_TURN,
@@ -25,6 +27,8 @@ pub fn standing_orders() -> Vec<OrderDoc> {
                           phase, once no card is over the hand limit and no power, hand card or \
                           realignment can be used, end the turn (without stopping before the \
                           next Declaration phase).",
+            argument: None,
+            example: None,
         },
     ]
 }

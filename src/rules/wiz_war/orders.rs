@@ -15,6 +15,8 @@ pub fn standing_orders() -> Vec<OrderDoc> {
         description: "Pass in reaction windows unless the spell or attack may be aimed at you: \
                       at you, your item, your square or a border of it, your own spell (a \
                       counter), a direction, the whole board or anything on it.",
+        argument: None,
+        example: None,
     }]
 }
 

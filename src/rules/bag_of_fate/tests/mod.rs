@@ -8,6 +8,8 @@ mod fresh_review;
 mod hidden;
 mod labels;
 mod notation;
+mod orders;
+mod pace;
 mod picture;
 mod playout;
 mod present;
