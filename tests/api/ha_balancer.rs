@@ -316,8 +316,7 @@ async fn version(base: &str, token: &str, game: Uuid) -> i64 {
 /// balancer with `Last-Event-ID`, lands on the other server, and has every entry of the log
 /// once, in order.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn ha_balancer_a_stream_whose_server_is_killed_resumes_through_the_balancer_losing_nothing()
-{
+async fn ha_balancer_a_stream_whose_server_is_killed_resumes_through_the_balancer_losing_nothing() {
     let first = ServeProcess::start(
         &[],
         std::process::Stdio::null(),
@@ -379,7 +378,10 @@ async fn ha_balancer_a_stream_whose_server_is_killed_resumes_through_the_balance
     // reconnects through the balancer with the id of the last entry it got.
     let ended = read_entries(&mut stream, &mut seen, None, Duration::from_secs(30)).await;
     let broke_after = killed.elapsed();
-    assert!(!ended, "the game ended before its stream's server was killed");
+    assert!(
+        !ended,
+        "the game ended before its stream's server was killed"
+    );
     assert!(
         broke_after < Duration::from_secs(10),
         "the stream did not break when its server died ({broke_after:?})"
